@@ -1,0 +1,233 @@
+/* IMB-MPI1 collective benchmarks (the user guide's "Collective Benchmarks"):
+ * MPI_BYTE for data movement, MPI_FLOAT with MPI_SUM for reductions, the
+ * root i % num_procs in repetition i for rooted operations.  The operations
+ * themselves (arguments, extents, checks) are shared with IMB-NBC. */
+#include "imb/coll.h"
+
+#include "core/error.h"
+#include "core/registry.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+void eb_coll_extents_gathered(size_t x, int np, size_t *s, size_t *r)
+{
+    *s = x;
+    *r = (size_t)np * x;
+}
+
+void eb_coll_extents_scattered(size_t x, int np, size_t *s, size_t *r)
+{
+    *s = (size_t)np * x;
+    *r = x;
+}
+
+void eb_coll_extents_alltoall(size_t x, int np, size_t *s, size_t *r)
+{
+    *s = (size_t)np * x;
+    *r = (size_t)np * x;
+}
+
+void eb_reduce_scatter_split(long L, int np, int *counts, int *displs)
+{
+    long r = L / np, s = L % np, off = 0;
+    for (int i = 0; i < np; i++) {
+        counts[i] = (int)(i < s ? r + 1 : r);
+        displs[i] = (int)off;
+        off += counts[i];
+    }
+}
+
+static int is_vector(eb_coll_kind k)
+{
+    return k == EB_COLL_ALLGATHERV || k == EB_COLL_GATHERV || k == EB_COLL_SCATTERV ||
+           k == EB_COLL_ALLTOALLV;
+}
+
+int eb_coll_prepare(eb_ctx *c)
+{
+    eb_coll_kind k = eb_coll_kind_of(c);
+    eb_coll_state *st = eb_calloc(1, sizeof *st);
+    c->priv = st;
+    /* MPI counts and displacements are ints */
+    if ((double)c->x * c->size > (double)INT_MAX)
+        return -1;
+    if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER) {
+        st->counts = eb_malloc((size_t)c->size * sizeof(int));
+        st->displs = eb_malloc((size_t)c->size * sizeof(int));
+        if (k == EB_COLL_REDUCE_SCATTER) {
+            eb_reduce_scatter_split((long)(c->x / sizeof(float)), c->size, st->counts,
+                                    st->displs);
+        } else {
+            for (int j = 0; j < c->size; j++) {
+                st->counts[j] = (int)c->x;
+                st->displs[j] = j * (int)c->x;
+            }
+        }
+    }
+    return 0;
+}
+
+void eb_coll_release(eb_ctx *c)
+{
+    eb_coll_state *st = c->priv;
+    if (st) {
+        free(st->counts);
+        free(st->displs);
+        free(st);
+    }
+    c->priv = NULL;
+}
+
+/* One macro per call shape keeps the blocking and the nonblocking form of
+ * an operation on the same arguments. */
+#define ISSUE(blocking, nonblocking, ...)                                      \
+    do {                                                                       \
+        if (req)                                                               \
+            nonblocking(__VA_ARGS__, req);                                     \
+        else                                                                   \
+            blocking(__VA_ARGS__);                                             \
+    } while (0)
+
+void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
+{
+    const eb_coll_state *st = c->priv;
+    char *s = eb_sbuf(c, i), *r = eb_rbuf(c, i);
+    int x = (int)c->x, root = (int)(i % c->size), nf = x / (int)sizeof(float);
+    MPI_Comm comm = c->comm;
+    switch (eb_coll_kind_of(c)) {
+    case EB_COLL_BCAST: /* the root sends from its send buffer, the others receive */
+        ISSUE(MPI_Bcast, MPI_Ibcast, c->rank == root ? s : r, x, MPI_BYTE, root, comm);
+        break;
+    case EB_COLL_ALLGATHER:
+        ISSUE(MPI_Allgather, MPI_Iallgather, s, x, MPI_BYTE, r, x, MPI_BYTE, comm);
+        break;
+    case EB_COLL_ALLGATHERV:
+        ISSUE(MPI_Allgatherv, MPI_Iallgatherv, s, x, MPI_BYTE, r, st->counts, st->displs,
+              MPI_BYTE, comm);
+        break;
+    case EB_COLL_GATHER:
+        ISSUE(MPI_Gather, MPI_Igather, s, x, MPI_BYTE, r, x, MPI_BYTE, root, comm);
+        break;
+    case EB_COLL_GATHERV:
+        ISSUE(MPI_Gatherv, MPI_Igatherv, s, x, MPI_BYTE, r, st->counts, st->displs, MPI_BYTE,
+              root, comm);
+        break;
+    case EB_COLL_SCATTER:
+        ISSUE(MPI_Scatter, MPI_Iscatter, s, x, MPI_BYTE, r, x, MPI_BYTE, root, comm);
+        break;
+    case EB_COLL_SCATTERV:
+        ISSUE(MPI_Scatterv, MPI_Iscatterv, s, st->counts, st->displs, MPI_BYTE, r, x, MPI_BYTE,
+              root, comm);
+        break;
+    case EB_COLL_ALLTOALL:
+        ISSUE(MPI_Alltoall, MPI_Ialltoall, s, x, MPI_BYTE, r, x, MPI_BYTE, comm);
+        break;
+    case EB_COLL_ALLTOALLV:
+        ISSUE(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts, st->displs, MPI_BYTE, r, st->counts,
+              st->displs, MPI_BYTE, comm);
+        break;
+    case EB_COLL_REDUCE:
+        ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, MPI_FLOAT, MPI_SUM, root, comm);
+        break;
+    case EB_COLL_REDUCE_SCATTER:
+        ISSUE(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, MPI_FLOAT, MPI_SUM,
+              comm);
+        break;
+    case EB_COLL_ALLREDUCE:
+        ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, MPI_FLOAT, MPI_SUM, comm);
+        break;
+    case EB_COLL_BARRIER:
+        ISSUE(MPI_Barrier, MPI_Ibarrier, comm);
+        break;
+    case EB_COLL_N:
+        break;
+    }
+}
+
+/* Defects of repetition i on this rank: every block at its offset carries
+ * the pattern its sender wrote there; reductions equal the exact sum. */
+long eb_coll_check(eb_ctx *c, long i)
+{
+    const eb_coll_state *st = c->priv;
+    const char *r = eb_rbuf(c, i);
+    size_t x = c->x, nf = x / sizeof(float);
+    int root = (int)(i % c->size), me = c->rank, np = c->size;
+    long bad = 0;
+    switch (eb_coll_kind_of(c)) {
+    case EB_COLL_BCAST:
+        if (me != root)
+            bad = eb_check_pattern(r, x, root, 0);
+        break;
+    case EB_COLL_GATHER:
+    case EB_COLL_GATHERV: /* the root holds everyone's block, like Allgather */
+    case EB_COLL_ALLGATHER:
+    case EB_COLL_ALLGATHERV:
+        if (me == root || !(eb_coll_kind_of(c) == EB_COLL_GATHER ||
+                            eb_coll_kind_of(c) == EB_COLL_GATHERV))
+            for (int j = 0; j < np; j++)
+                bad += eb_check_pattern(r + (size_t)j * x, x, j, 0);
+        break;
+    case EB_COLL_SCATTER:
+    case EB_COLL_SCATTERV: /* block `me` of the root's send buffer */
+        bad = eb_check_pattern(r, x, root, (size_t)me * x);
+        break;
+    case EB_COLL_ALLTOALL:
+    case EB_COLL_ALLTOALLV: /* from rank j: block `me` of j's send buffer */
+        for (int j = 0; j < np; j++)
+            bad += eb_check_pattern(r + (size_t)j * x, x, j, (size_t)me * x);
+        break;
+    case EB_COLL_REDUCE:
+        if (me == root)
+            bad = eb_check_float_sum((const float *)r, nf, np, 0);
+        break;
+    case EB_COLL_ALLREDUCE:
+        bad = eb_check_float_sum((const float *)r, nf, np, 0);
+        break;
+    case EB_COLL_REDUCE_SCATTER:
+        bad = eb_check_float_sum((const float *)r, (size_t)st->counts[me], np,
+                                 (size_t)st->displs[me]);
+        break;
+    case EB_COLL_BARRIER:
+    case EB_COLL_N:
+        break;
+    }
+    return bad;
+}
+
+/* ---- IMB-MPI1 ------------------------------------------------------------ */
+
+static void blocking_kernel(eb_ctx *c, long first, long n)
+{
+    for (long i = first; i < first + n; i++)
+        eb_coll_call(c, i, NULL);
+}
+
+#define MPI1(nm, ord, k, fl, ext)                                                         \
+    {.b = {.component = "mpi1", .name = nm, .order = ord, .cls = EB_COLLECTIVE,           \
+           .flags = fl, .extents = ext, .prepare = eb_coll_prepare,                       \
+           .kernel = blocking_kernel, .check = eb_coll_check, .release = eb_coll_release}, \
+     .kind = k}
+
+/* IMB's default order (after the point-to-point benchmarks, Exchange 150). */
+static const eb_coll_bench mpi1_colls[] = {
+    MPI1("Allreduce", 200, EB_COLL_ALLREDUCE, EB_F_REDUCTION, NULL),
+    MPI1("Reduce", 210, EB_COLL_REDUCE, EB_F_REDUCTION | EB_F_ROOT, NULL),
+    MPI1("Reduce_scatter", 230, EB_COLL_REDUCE_SCATTER, EB_F_REDUCTION, NULL),
+    MPI1("Allgather", 250, EB_COLL_ALLGATHER, 0, eb_coll_extents_gathered),
+    MPI1("Allgatherv", 260, EB_COLL_ALLGATHERV, 0, eb_coll_extents_gathered),
+    MPI1("Gather", 270, EB_COLL_GATHER, EB_F_ROOT, eb_coll_extents_gathered),
+    MPI1("Gatherv", 280, EB_COLL_GATHERV, EB_F_ROOT, eb_coll_extents_gathered),
+    MPI1("Scatter", 290, EB_COLL_SCATTER, EB_F_ROOT, eb_coll_extents_scattered),
+    MPI1("Scatterv", 300, EB_COLL_SCATTERV, EB_F_ROOT, eb_coll_extents_scattered),
+    MPI1("Alltoall", 310, EB_COLL_ALLTOALL, 0, eb_coll_extents_alltoall),
+    MPI1("Alltoallv", 320, EB_COLL_ALLTOALLV, 0, eb_coll_extents_alltoall),
+    MPI1("Bcast", 330, EB_COLL_BCAST, EB_F_ROOT, NULL),
+    MPI1("Barrier", 340, EB_COLL_BARRIER, EB_F_NO_BYTES, NULL),
+};
+
+EB_CONSTRUCTOR(register_mpi1_colls)
+{
+    for (size_t i = 0; i < sizeof mpi1_colls / sizeof mpi1_colls[0]; i++)
+        eb_register_bench(&mpi1_colls[i].b);
+}

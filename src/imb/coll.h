@@ -1,0 +1,55 @@
+/* The collective operations shared by IMB-MPI1 (blocking, coll.c) and
+ * IMB-NBC (nonblocking, nbc.c): one definition of each operation's buffer
+ * extents, argument vectors, root rotation and -check verification, issued
+ * either as the blocking call or as its MPI-3 nonblocking twin. */
+#ifndef EB_IMB_COLL_H
+#define EB_IMB_COLL_H
+
+#include "core/bench.h"
+#include "core/cpu_exploit.h"
+
+#include <mpi.h>
+
+typedef enum {
+    EB_COLL_BCAST, EB_COLL_ALLGATHER, EB_COLL_ALLGATHERV, EB_COLL_GATHER, EB_COLL_GATHERV,
+    EB_COLL_SCATTER, EB_COLL_SCATTERV, EB_COLL_ALLTOALL, EB_COLL_ALLTOALLV, EB_COLL_REDUCE,
+    EB_COLL_REDUCE_SCATTER, EB_COLL_ALLREDUCE, EB_COLL_BARRIER, EB_COLL_N
+} eb_coll_kind;
+
+/* A benchmark built on one collective: the driver's descriptor first (so a
+ * kernel can find its operation from ctx->bench), then the operation. */
+typedef struct {
+    eb_bench b;
+    eb_coll_kind kind;
+} eb_coll_bench;
+
+/* Per-row state (ctx->priv) made by eb_coll_prepare. */
+typedef struct {
+    int *counts, *displs; /* v-variants: X each at j*X; Reduce_scatter: its split */
+    eb_cpu_work cpu;      /* IMB-NBC overlap flavour: calibrated work, passes 0 = none */
+} eb_coll_state;
+
+static inline eb_coll_kind eb_coll_kind_of(const eb_ctx *c)
+{
+    return ((const eb_coll_bench *)c->bench)->kind;
+}
+
+/* Descriptor hooks, shared by both families.  Extents (the guide's memory
+ * table): Alltoall(v) Q*X both ways, (All)gather(v) X / Q*X, Scatter(v)
+ * Q*X / X, all others the driver's default X / X. */
+void eb_coll_extents_gathered(size_t x, int np, size_t *s, size_t *r);  /* X / Q*X */
+void eb_coll_extents_scattered(size_t x, int np, size_t *s, size_t *r); /* Q*X / X */
+void eb_coll_extents_alltoall(size_t x, int np, size_t *s, size_t *r);  /* Q*X / Q*X */
+int eb_coll_prepare(eb_ctx *c);
+long eb_coll_check(eb_ctx *c, long iter);
+void eb_coll_release(eb_ctx *c);
+
+/* Repetition i of the operation: blocking when req is NULL, else started
+ * nonblocking into *req.  Rooted operations use root i % size. */
+void eb_coll_call(eb_ctx *c, long i, MPI_Request *req);
+
+/* Reduce_scatter's split of L items over np ranks (the guide): L = r*np + s,
+ * rank i gets r+1 items if i < s, else r; displs are the prefix sums. */
+void eb_reduce_scatter_split(long L, int np, int *counts, int *displs);
+
+#endif
