@@ -1,0 +1,152 @@
+"""IMB-MPI1 collectives under 1..4 ranks: IMB's default order, exact
+columns, sizes in units of sizeof(float) for reductions, zero defects under
+-check (blocks at their offsets, exact float sums), one JSON record per row,
+Multi- forms, and the guide's memory rules under -mem."""
+import pytest
+
+from effb import parse_imb, read_jsonl, run
+
+COLL = ["Allreduce", "Reduce", "Reduce_scatter", "Allgather", "Allgatherv", "Gather",
+        "Gatherv", "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Bcast", "Barrier"]
+REDUCTIONS = {"Allreduce", "Reduce", "Reduce_scatter"}
+P2P_DEFAULT = ["PingPong", "PingPing", "Sendrecv", "Exchange"]
+
+BYTE_SIZES = [0] + [1 << k for k in range(0, 11)]
+FLOAT_SIZES = [0] + [1 << k for k in range(2, 11)]
+
+HEAD = "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
+HEAD_BARRIER = " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
+CHECK = "      defects"
+ITER = ["-iter", "20", "-iter_policy", "off", "-time", "0.05"]
+
+
+def expected_qs(np):
+    if np == 1:
+        return [1]
+    qs, q = [], 2
+    while q < np:
+        qs.append(q)
+        q *= 2
+    return qs + [np]
+
+
+def sizes_of(name):
+    if name == "Barrier":
+        return None
+    return FLOAT_SIZES if name in REDUCTIONS else BYTE_SIZES
+
+
+def assert_rows_match_json(blocks, results, name_prefix=""):
+    it = iter(results)
+    for b in blocks:
+        for row in b["rows"]:
+            rec = next(it)
+            assert rec["component"] == "mpi1"
+            assert rec["benchmark"] == b["name"], (rec, b["name"])
+            assert rec["procs"] == b["procs"]
+            assert rec["mbytes_per_s"] is None
+            ts = row[-4:-1] if rec["defects"] is not None else row[-3:]
+            assert ts == [f"{rec['t_min_us']:.2f}", f"{rec['t_max_us']:.2f}",
+                          f"{rec['t_avg_us']:.2f}"], (row, rec)
+            assert rec["t_min_us"] <= rec["t_avg_us"] <= rec["t_max_us"]
+            if b["name"].endswith("Barrier"):
+                assert rec["bytes"] == 0 and len(row) == 5
+            else:
+                assert rec["bytes"] == int(row[0])
+            assert rec["repetitions"] == int(row[-5])
+    assert next(it, None) is None
+
+
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_collectives_checked(tmp_path, np):
+    js = tmp_path / "coll.jsonl"
+    r = run(np, "IMB-MPI1", *COLL, "-msglog", "10", *ITER, "-check", "--json", js)
+    assert r.returncode == 0, r
+    assert r.stderr == "", r
+    blocks = parse_imb(r.stdout)
+    qs = expected_qs(np)
+    assert [b["name"] for b in blocks] == [n for n in COLL for _ in qs]
+    assert [b["procs"] for b in blocks] == qs * len(COLL)
+    for b in blocks:
+        sizes = sizes_of(b["name"])
+        if sizes is None:
+            assert b["header_line"] == HEAD_BARRIER + CHECK
+            assert len(b["rows"]) == 1
+        else:
+            assert b["header_line"] == HEAD + CHECK
+            assert [int(row[0]) for row in b["rows"]] == sizes, b["name"]
+        for row in b["rows"]:
+            assert row[-1] == "0.00", (b["name"], b["procs"], row)  # defects
+            assert int(row[-5]) == 20
+            assert len(row) == len(b["header"])
+    recs = read_jsonl(js)
+    assert recs[0]["type"] == "run" and recs[-1]["type"] == "end"
+    assert recs[-1]["status"] == "ok"
+    results = [x for x in recs if x["type"] == "result"]
+    assert all(x["defects"] == 0 for x in results)
+    assert_rows_match_json(blocks, results)
+
+
+def test_default_list_and_format():
+    """Without names: point-to-point then the collectives in IMB's order;
+    without -check the table has exactly the IMB columns."""
+    r = run(2, "IMB-MPI1", "-msglog", "2", *ITER)
+    assert r.returncode == 0, r
+    text = r.stdout
+    head = text.split("# List of Benchmarks to run:\n\n", 1)[1].split("\n\n", 1)[0]
+    assert head.splitlines() == ["# " + n for n in P2P_DEFAULT + COLL]
+    blocks = parse_imb(text)
+    assert [b["name"] for b in blocks] == P2P_DEFAULT + COLL
+    for b in blocks:
+        if b["name"] in COLL:
+            want = HEAD_BARRIER if b["name"] == "Barrier" else HEAD
+            assert b["header_line"] == want
+        if b["name"] == "Allreduce":
+            assert [int(row[0]) for row in b["rows"]] == [0, 4]
+        if b["name"] == "Bcast":
+            assert [int(row[0]) for row in b["rows"]] == [0, 1, 2, 4]
+    # Barrier's block is framed for its four columns (IMB: 4 * 13 dashes)
+    i = text.index("# Benchmarking Barrier")
+    assert text[:i].rstrip("\n").splitlines()[-1] == "#" + "-" * 51
+
+
+@pytest.mark.parametrize("outflag", ["0", "1"])
+def test_multi_checked(tmp_path, outflag):
+    js = tmp_path / "multi.jsonl"
+    names = ["Multi-" + n for n in COLL]
+    r = run(4, "IMB-MPI1", *names, "-multi", outflag, "-msglog", "2", *ITER, "-check",
+            "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    assert [b["name"] for b in blocks] == [n for n in names for _ in (2, 4)]
+    for b in blocks:
+        ngroups = 4 // b["procs"]
+        assert len(b["groups"]) == ngroups
+        want = HEAD_BARRIER if b["name"] == "Multi-Barrier" else HEAD
+        if outflag == "1":
+            assert b["header_line"] == "       #group" + want + CHECK
+            nsizes = {"Multi-Barrier": 1}.get(b["name"], 2 if b["name"][6:] in REDUCTIONS else 4)
+            assert len(b["rows"]) == ngroups * nsizes
+        else:
+            assert b["header_line"] == want + CHECK
+        for row in b["rows"]:
+            assert row[-1] == "0.00", (b["name"], row)
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert len(results) == sum(len(b["rows"]) for b in blocks)
+    assert all(x["defects"] == 0 for x in results)
+    if outflag == "1":
+        assert {x["group"] for x in results} == {0, 1}
+
+
+def test_memory_rules():
+    """-mem 0.003 GB (3221225 bytes) at 2 processes: Alltoall needs Q*2X
+    (4 MiB at X = 1 MiB: skipped), Allgather (Q+1)*X (3 MiB: runs), Bcast 2X."""
+    r = run(2, "IMB-MPI1", "Alltoall", "Allgather", "Bcast", "-npmin", "2",
+            "-msglog", "19:20", "-iter", "4", "-iter_policy", "off", "-mem", "0.003")
+    assert r.returncode == 0, r
+    blocks = {b["name"]: b for b in parse_imb(r.stdout)}
+    big = [0, 1 << 19, 1 << 20]
+    assert [int(x[0]) for x in blocks["Alltoall"]["rows"]] == [0, 1 << 19]
+    assert r.stdout.count("# #bytes = 1048576 and longer skipped: buffers need 0.004 GB") == 1
+    assert [int(x[0]) for x in blocks["Allgather"]["rows"]] == big
+    assert [int(x[0]) for x in blocks["Bcast"]["rows"]] == big
