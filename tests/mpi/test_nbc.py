@@ -1,0 +1,159 @@
+"""IMB-NBC under 1..4 ranks: the overlap flavours by default (exact IMB
+columns, the Mflop/s header, overlap recomputable from the row, figures
+from the rank with the largest t_ovrl), the _pure flavours only by name or
+-include, zero defects under -check, one JSON record per row."""
+import re
+
+import pytest
+
+from effb import parse_imb, read_jsonl, run
+
+OPS = ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter",
+       "Iscatterv", "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter", "Iallreduce",
+       "Ibarrier"]
+PURE = [n + "_pure" for n in OPS]
+REDUCTIONS = {"Ireduce", "Ireduce_scatter", "Iallreduce"}
+
+HEAD_OVRL = "       #bytes #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]"
+HEAD_OVRL_BARRIER = " #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]"
+HEAD_PURE = "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
+HEAD_PURE_BARRIER = " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
+CHECK = "      defects"
+ITER = ["-iter", "20", "-iter_policy", "off", "-time", "0.05"]
+BYTE_SIZES = [0] + [1 << k for k in range(0, 9)]
+FLOAT_SIZES = [0] + [1 << k for k in range(2, 9)]
+
+
+def expected_qs(np):
+    if np == 1:
+        return [1]
+    qs, q = [], 2
+    while q < np:
+        qs.append(q)
+        q *= 2
+    return qs + [np]
+
+
+def overlap(t_pure, t_cpu, t_ovrl):
+    lo = min(t_pure, t_cpu)
+    if lo <= 0:
+        return 0.0
+    return 100.0 * max(0.0, min(1.0, (t_pure + t_cpu - t_ovrl) / lo))
+
+
+def base(name):
+    return name[:-5] if name.endswith("_pure") else name
+
+
+def check_blocks(blocks, results, checked):
+    it = iter(results)
+    for b in blocks:
+        op = base(b["name"])
+        pure = b["name"].endswith("_pure")
+        if op == "Ibarrier":
+            head = HEAD_PURE_BARRIER if pure else HEAD_OVRL_BARRIER
+            assert len(b["rows"]) == 1
+        else:
+            head = HEAD_PURE if pure else HEAD_OVRL
+            sizes = FLOAT_SIZES if op in REDUCTIONS else BYTE_SIZES
+            assert [int(row[0]) for row in b["rows"]] == sizes, b["name"]
+        assert b["header_line"] == head + (CHECK if checked else "")
+        for row in b["rows"]:
+            assert len(row) == len(b["header"])
+            if checked:
+                assert row[-1] == "0.00", (b["name"], b["procs"], row)
+                row = row[:-1]
+            rec = next(it)
+            assert rec["component"] == "nbc" and rec["benchmark"] == b["name"]
+            assert rec["procs"] == b["procs"]
+            assert rec["defects"] == (0 if checked else None)
+            assert rec["repetitions"] == int(row[-4 if pure else -5]) == 20
+            assert rec["t_min_us"] <= rec["t_avg_us"] <= rec["t_max_us"]
+            if op != "Ibarrier":
+                assert rec["bytes"] == int(row[0])
+            if pure:
+                assert "t_ovrl_us" not in rec
+                assert row[-3:] == [f"{rec['t_min_us']:.2f}", f"{rec['t_max_us']:.2f}",
+                                    f"{rec['t_avg_us']:.2f}"]
+                continue
+            o, p, c, pct = (rec["t_ovrl_us"], rec["t_pure_us"], rec["t_cpu_us"],
+                            rec["overlap_pct"])
+            assert row[-4:] == [f"{o:.2f}", f"{p:.2f}", f"{c:.2f}", f"{pct:.2f}"], (row, rec)
+            # the figures come from the process with the largest t_ovrl
+            assert o == rec["t_max_us"]
+            assert p > 0 and c > 0 and 0.0 <= pct <= 100.0
+            assert pct == pytest.approx(overlap(p, c, o), abs=1e-9)
+    assert next(it, None) is None
+
+
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_overlap_default_checked(tmp_path, np):
+    js = tmp_path / "nbc.jsonl"
+    r = run(np, "IMB-NBC", "-msglog", "8", *ITER, "-check", "--json", js)
+    assert r.returncode == 0, r
+    assert r.stderr == "", r
+    assert "MPI-NBC part" in r.stdout.splitlines()[1]
+    m = re.search(r"\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an "
+                  r"undisturbed\n# performance of +(\d+\.\d\d) MFlops\n", r.stdout)
+    assert m and float(m.group(1)) > 0, r.stdout[:2000]
+    head = r.stdout.split("# List of Benchmarks to run:\n\n", 1)[1].split("\n\n", 1)[0]
+    assert head.splitlines() == ["# " + n for n in OPS]
+    blocks = parse_imb(r.stdout)
+    qs = expected_qs(np)
+    assert [b["name"] for b in blocks] == [n for n in OPS for _ in qs]
+    assert [b["procs"] for b in blocks] == qs * len(OPS)
+    recs = read_jsonl(js)
+    assert recs[0]["type"] == "run" and recs[0]["component"] == "nbc"
+    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+    check_blocks(blocks, [x for x in recs if x["type"] == "result"], checked=True)
+
+
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_pure_by_include_checked(tmp_path, np):
+    js = tmp_path / "pure.jsonl"
+    r = run(np, "effbench", "nbc", "-include", ",".join(PURE), "-exclude", ",".join(OPS),
+            "-msglog", "8", *ITER, "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    qs = expected_qs(np)
+    assert [b["name"] for b in blocks] == [n for n in PURE for _ in qs]
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    check_blocks(blocks, results, checked=True)
+
+
+def test_pure_only_by_name(tmp_path):
+    js = tmp_path / "named.jsonl"
+    r = run(2, "IMB-NBC", "Ialltoall_pure", "Iallreduce", "Ibarrier_pure", "-msglog", "8",
+            *ITER, "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    assert [b["name"] for b in blocks] == ["Iallreduce", "Ialltoall_pure", "Ibarrier_pure"]
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    check_blocks(blocks, results, checked=False)
+    # -help lists the _pure flavours as explicit-only
+    h = run(1, "IMB-NBC", "-help")
+    assert h.returncode == 0, h
+    assert "  Iallgather_pure *\n" in h.stdout and "  Iallgather\n" in h.stdout
+
+
+def test_multi_checked(tmp_path):
+    r = run(4, "IMB-NBC", "Multi-Iallreduce", "Multi-Ialltoall", "Multi-Ibcast_pure",
+            "-multi", "1", "-msglog", "4", *ITER, "-check")
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    # run in the default order, not the order named
+    assert [b["name"] for b in blocks] == ["Multi-Ialltoall"] * 2 + ["Multi-Iallreduce"] * 2 \
+        + ["Multi-Ibcast_pure"] * 2
+    for b in blocks:
+        assert len(b["groups"]) == 4 // b["procs"]
+        assert b["header_line"].startswith("       #group       #bytes #repetitions")
+        for row in b["rows"]:
+            assert row[-1] == "0.00", (b["name"], row)
+
+
+def test_unknown_name():
+    r = run(2, "IMB-NBC", "Iallreduce_purest")
+    assert r.returncode == 2, r
+    assert r.stderr.startswith("effbench: error: unknown benchmark 'Iallreduce_purest' "
+                               "for IMB-NBC; known: Ibcast Iallgather"), r
+    assert r.elapsed < 10
