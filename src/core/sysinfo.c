@@ -33,7 +33,9 @@ void eb_sysinfo_collect(eb_sysinfo *s, int thread_provided)
     if (nl)
         *nl = '\0';
     /* Open MPI ends the line with ", ident: ...": keep it, it names the build */
-    snprintf(s->mpi_library, sizeof s->mpi_library, "%s", lib);
+    size_t keep = strlen(lib) < sizeof s->mpi_library ? strlen(lib) : sizeof s->mpi_library - 1;
+    memcpy(s->mpi_library, lib, keep);
+    s->mpi_library[keep] = '\0';
     MPI_Get_version(&s->mpi_major, &s->mpi_minor);
     s->thread_provided = thread_provided;
 }

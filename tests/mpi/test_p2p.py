@@ -29,7 +29,7 @@ def expected_qs(np):
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_p2p_checked(tmp_path, np):
     js = tmp_path / "p2p.jsonl"
-    r = run(np, "IMB-MPI1", *P2P, "-msglog", "10", "-iter", "50", "-time", "0.05",
+    r = run(np, "IMB-MPI1", *P2P, "-msglog", "10", "-iter", "50,off",
             "-check", "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
@@ -74,6 +74,20 @@ def test_p2p_checked(tmp_path, np):
             mb = NMSG[b["name"]] * rec["bytes"] / 1.048576 / rec["t_max_us"]
             assert rec["mbytes_per_s"] == pytest.approx(mb, rel=1e-12)
             assert row[-2] == f"{rec['mbytes_per_s']:.2f}"
+
+
+def test_dynamic_policy_counts_only_fall():
+    """-time caps the repetitions per length (dynamic policy): never above
+    MSGSPERSAMPLE, never growing with the length."""
+    r = run(2, "IMB-MPI1", "PingPong", "Sendrecv", "-msglog", "0:20", "-iter", "200",
+            "-time", "0.001")
+    assert r.returncode == 0, r
+    for b in parse_imb(r.stdout):
+        reps = [int(row[1]) for row in b["rows"]]
+        assert len(reps) == 22
+        assert all(1 <= n <= 200 for n in reps)
+        assert reps == sorted(reps, reverse=True), reps
+        assert reps[-1] < 200  # 1 MiB cannot fit 200 repetitions in 1 ms
 
 
 def test_multi_groups_and_map(tmp_path):
