@@ -110,3 +110,17 @@ def test_multi_groups_and_map(tmp_path):
     b = parse_imb(r.stdout)[0]
     assert b["groups"] == [[0, 2], [1, 3]]
     assert b["header"][:3] == ["#bytes", "#repetitions", "t_min[usec]"]
+
+
+def test_off_cache_cycles_buffers_and_data_still_checks(tmp_path):
+    js = tmp_path / "oc.jsonl"
+    r = run(2, "IMB-MPI1", "PingPong", "Exchange", "-off_cache", "0.01,64", "-msglog", "12",
+            "-iter", "30,off", "-check", "-thread_level", "multiple", "--json", js)
+    assert r.returncode == 0, r
+    assert "# Off-cache buffers: cache size 0.01 MB, line size 64 bytes" in r.stdout
+    assert "# MPI Thread Environment: MPI_THREAD_MULTIPLE" in r.stdout
+    recs = read_jsonl(js)
+    assert recs[0]["options"]["off_cache_mb"] == 0.01
+    assert recs[0]["thread_level"] == "MPI_THREAD_MULTIPLE"
+    rows = [x for x in recs if x["type"] == "result"]
+    assert len(rows) == 2 * 14 and all(x["defects"] == 0 for x in rows)
