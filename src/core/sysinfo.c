@@ -103,3 +103,15 @@ int eb_hosts(eb_json *j)
     free(all);
     return local;
 }
+
+void eb_warn_oversubscription(void)
+{
+    int local = eb_hosts(NULL), worst;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int over = cores > 0 && local > cores ? local : 0;
+    MPI_Allreduce(&over, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (worst > 0)
+        eb_warn("%d ranks share a node with %ld cores: ranks are time-sliced, so timings include "
+                "waiting for a core and vary from run to run. Run at most %ld ranks per node for "
+                "numbers to publish.", worst, cores, cores);
+}
