@@ -4,9 +4,21 @@ from the rank with the largest t_ovrl), the _pure flavours only by name or
 -include, zero defects under -check, one JSON record per row."""
 import re
 
+import os
+
 import pytest
 
-from effb import parse_imb, read_jsonl, run
+from effb import parse_imb, read_jsonl, run, MPI
+
+# MPICH (ch4:ucx) busy-polls: with more ranks than cores every collective
+# takes tens of milliseconds, so those sweeps are left to Open MPI there.
+def busy_mpich(n):
+    return pytest.mark.skipif(MPI == "mpich" and n > (os.cpu_count() or 1),
+                              reason="MPICH with more ranks than cores busy-polls")
+
+
+def np_params(nps):
+    return [pytest.param(n, marks=busy_mpich(n)) for n in nps]
 
 OPS = ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter",
        "Iscatterv", "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter", "Iallreduce",
@@ -86,12 +98,13 @@ def check_blocks(blocks, results, checked):
     assert next(it, None) is None
 
 
-@pytest.mark.parametrize("np", [1, 2, 3, 4])
+@pytest.mark.parametrize("np", np_params([1, 2, 3, 4]))
 def test_overlap_default_checked(tmp_path, np):
     js = tmp_path / "nbc.jsonl"
     r = run(np, "IMB-NBC", "-msglog", "8", *ITER, "-check", "--json", js)
     assert r.returncode == 0, r
-    assert r.stderr == "", r
+    # nothing on stderr but the core's warning about time-sliced ranks
+    assert all("ranks share a node with" in ln for ln in r.stderr.splitlines()), r
     assert "MPI-NBC part" in r.stdout.splitlines()[1]
     m = re.search(r"\n# For nonblocking benchmarks:\n\n# Function CPU_Exploit obtains an "
                   r"undisturbed\n# performance of +(\d+\.\d\d) MFlops\n", r.stdout)
@@ -108,7 +121,7 @@ def test_overlap_default_checked(tmp_path, np):
     check_blocks(blocks, [x for x in recs if x["type"] == "result"], checked=True)
 
 
-@pytest.mark.parametrize("np", [1, 2, 3, 4])
+@pytest.mark.parametrize("np", np_params([1, 2, 3, 4]))
 def test_pure_by_include_checked(tmp_path, np):
     js = tmp_path / "pure.jsonl"
     r = run(np, "effbench", "nbc", "-include", ",".join(PURE), "-exclude", ",".join(OPS),
@@ -136,6 +149,7 @@ def test_pure_only_by_name(tmp_path):
     assert "  Iallgather_pure *\n" in h.stdout and "  Iallgather\n" in h.stdout
 
 
+@busy_mpich(4)
 def test_multi_checked(tmp_path):
     r = run(4, "IMB-NBC", "Multi-Iallreduce", "Multi-Ialltoall", "Multi-Ibcast_pure",
             "-multi", "1", "-msglog", "4", *ITER, "-check")
