@@ -1,5 +1,6 @@
 /* IMB-NBC pure parts: the overlap formula at its edges, the CPU-exploit
  * kernel's calibration, and the Reduce_scatter split both families use. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "core/cpu_exploit.h"
 #include "imb/coll.h"
 #include "imb/nbc.h"
@@ -8,6 +9,7 @@
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
@@ -39,32 +41,45 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Calibrated to `target`, the same work runs within 20 % of it.  The
- * machine may be busy: the median of 5 runs decides, and a disturbed
- * attempt (calibration included) is retried twice. */
+static double thread_cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Calibrated to `target`, the same work runs within 20 % of it when
+ * undisturbed.  On a busy machine preemption stretches wall-clock runs
+ * (only ever adding time), so undisturbed is either the fastest of 7 runs
+ * or, when every run was preempted, the CPU time this thread spent in the
+ * fastest; a wrong calibration fails both.  A disturbed attempt is retried. */
 static void test_cpu_calibration(double target)
 {
-    double best = INFINITY, med = 0;
+    double best = INFINITY, wall = 0, cpu = 0;
     long passes = 0;
-    for (int attempt = 0; attempt < 3; attempt++) {
+    for (int attempt = 0; attempt < 3 && best > 0.2; attempt++) {
         eb_cpu_work w = eb_cpu_calibrate(target);
         CHECK(w.passes >= 1);
         CHECK(NEAR(w.target, target));
-        double t[5];
-        for (int k = 0; k < 5; k++)
+        double t[7], c[7];
+        for (int k = 0; k < 7; k++) {
+            double c0 = thread_cpu_seconds();
             t[k] = eb_cpu_run(&w);
-        qsort(t, 5, sizeof t[0], cmp_double);
-        double err = fabs(t[2] - target) / target;
+            c[k] = thread_cpu_seconds() - c0;
+        }
+        qsort(t, 7, sizeof t[0], cmp_double);
+        qsort(c, 7, sizeof c[0], cmp_double);
+        double err = fmin(fabs(t[0] - target), fabs(c[0] - target)) / target;
         if (err < best) {
             best = err;
-            med = t[2];
+            wall = t[0];
+            cpu = c[0];
             passes = w.passes;
         }
-        if (best <= 0.2)
-            break;
     }
-    printf("CPU kernel calibrated to %g ms: %ld passes, median %.3f ms (%.1f %% off)\n",
-           target * 1e3, passes, med * 1e3, best * 100);
+    printf("CPU kernel calibrated to %g ms: %ld passes, fastest run %.3f ms wall, "
+           "%.3f ms CPU (%.1f %% off)\n", target * 1e3, passes, wall * 1e3, cpu * 1e3,
+           best * 100);
     CHECK(best <= 0.2);
 }
 
