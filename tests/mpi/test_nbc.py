@@ -32,8 +32,8 @@ HEAD_PURE = "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
 HEAD_PURE_BARRIER = " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
 CHECK = "      defects"
 ITER = ["-iter", "20", "-iter_policy", "off", "-time", "0.05"]
-BYTE_SIZES = [0] + [1 << k for k in range(0, 9)]
-FLOAT_SIZES = [0] + [1 << k for k in range(2, 9)]
+BYTE_SIZES = [0] + [1 << k for k in range(0, 6)]
+FLOAT_SIZES = [0] + [1 << k for k in range(2, 6)]
 
 
 def expected_qs(np):
@@ -101,7 +101,7 @@ def check_blocks(blocks, results, checked):
 @pytest.mark.parametrize("np", np_params([1, 2, 3, 4]))
 def test_overlap_default_checked(tmp_path, np):
     js = tmp_path / "nbc.jsonl"
-    r = run(np, "IMB-NBC", "-msglog", "8", *ITER, "-check", "--json", js)
+    r = run(np, "IMB-NBC", "-msglog", "5", *ITER, "-check", "--json", js)
     assert r.returncode == 0, r
     # nothing on stderr but the core's warning about time-sliced ranks
     assert all("ranks share a node with" in ln for ln in r.stderr.splitlines()), r
@@ -125,7 +125,7 @@ def test_overlap_default_checked(tmp_path, np):
 def test_pure_by_include_checked(tmp_path, np):
     js = tmp_path / "pure.jsonl"
     r = run(np, "effbench", "nbc", "-include", ",".join(PURE), "-exclude", ",".join(OPS),
-            "-msglog", "8", *ITER, "-check", "--json", js)
+            "-msglog", "5", *ITER, "-check", "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
     qs = expected_qs(np)
@@ -136,7 +136,7 @@ def test_pure_by_include_checked(tmp_path, np):
 
 def test_pure_only_by_name(tmp_path):
     js = tmp_path / "named.jsonl"
-    r = run(2, "IMB-NBC", "Ialltoall_pure", "Iallreduce", "Ibarrier_pure", "-msglog", "8",
+    r = run(2, "IMB-NBC", "Ialltoall_pure", "Iallreduce", "Ibarrier_pure", "-msglog", "5",
             *ITER, "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
