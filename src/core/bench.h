@@ -107,6 +107,9 @@ typedef struct {
     int loops;            /* -repeat: timed loops behind the row (1 = IMB) */
     const double *loop_t_max; /* t_max of each loop */
     double rep_min, rep_max, spread; /* over the loops' t_max (loops > 1) */
+    int sync_window;      /* -sync window: times are per-repetition maxima */
+    double valid_fraction, window_us;
+    long invalid_reps;
 } eb_row;
 
 void eb_register_bench(const eb_bench *b);

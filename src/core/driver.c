@@ -1,5 +1,7 @@
 #include "core/driver.h"
 
+#include "core/clock.h"
+
 #include "core/error.h"
 #include "core/procsets.h"
 #include "core/report/imb_text.h"
@@ -114,6 +116,11 @@ typedef struct {
     long prev_n;         /* dynamic policy: counts never grow with the length */
     int warmed;
     int warned_spread, warned_warmup;
+    /* -sync window: the clock model and the last series' figures */
+    int window;
+    eb_clock_model clock;
+    double win_min, win_max, win_avg, win_valid, win_width;
+    long win_invalid;
     const char *mode;
     int aggregate;
 } runner_t;
@@ -286,11 +293,21 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
                 row.rep_max = fmax(row.rep_max, lmax[k]);
             }
             row.spread = row.rep_min > 0 ? row.rep_max / row.rep_min : NAN;
+            if (R->window) {
+                /* over the valid repetitions of each one's slowest rank */
+                row.t_min = R->win_min;
+                row.t_max = R->win_max;
+                row.t_avg = R->win_avg;
+                row.sync_window = 1;
+                row.valid_fraction = R->win_valid;
+                row.invalid_reps = R->win_invalid;
+                row.window_us = R->win_width;
+            }
             memcpy(row.extra, all + (size_t)slowest * per_group + (size_t)N * F_N + 1,
                    sizeof row.extra);
-            row.mbps = b->nmsg > 0 && row.t_max > 0
-                           ? (double)b->nmsg * (double)x / 1.048576 / row.t_max
-                           : (b->nmsg > 0 ? 0.0 : NAN);
+            double t_tp = R->window ? row.t_avg : row.t_max; /* docs/imb.md */
+            row.mbps = b->nmsg > 0 && t_tp > 0 ? (double)b->nmsg * (double)x / 1.048576 / t_tp
+                                                : (b->nmsg > 0 ? 0.0 : NAN);
             eb_imb_print_row(&row, R->o, R->multi);
             eb_jsonl_result(&row, R->o->family->component);
             warn_noise(R, name, x, lmax, N, row.spread);
@@ -301,6 +318,73 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
     }
     free(mine);
     free(all);
+}
+
+/* -sync window: every repetition starts at an agreed global time T0 + i*W;
+ * a rank's time is from that start to its completion, a repetition's time
+ * the maximum over the ranks, and a repetition some rank started late is
+ * invalid.  W starts from the operation's time and the clock error and
+ * doubles (at most 8 times) while fewer than half the repetitions are valid,
+ * so oversubscribed ranks still give numbers.  Returns the repetitions run. */
+static long window_series(runner_t *R, long n)
+{
+    eb_ctx *c = &R->ctx;
+    MPI_Comm A = R->active;
+    int arank;
+    MPI_Comm_rank(A, &arank);
+    eb_clock_sync(A, 10, &R->clock);
+    MPI_Barrier(A);
+    double t0 = MPI_Wtime();
+    R->b->kernel(c, 0, 1);
+    double t_op = max_over(MPI_Wtime() - t0, A);
+    double W = 2.0 * t_op + 4.0 * R->clock.error + 5e-6;
+    double *dur = eb_malloc((size_t)n * sizeof *dur), *worst = eb_malloc((size_t)n * sizeof *worst);
+    int *late = eb_malloc((size_t)n * sizeof *late), *any_late = eb_malloc((size_t)n * sizeof *any_late);
+    long m = n, valid = 0;
+    for (int attempt = 0; attempt < 8; attempt++, W *= 2) {
+        /* keep a series within the -time budget */
+        m = n;
+        if ((double)m * W > R->o->iter.secs)
+            m = (long)(R->o->iter.secs / W) > 1 ? (long)(R->o->iter.secs / W) : 1;
+        double T0 = MPI_Wtime() + (10.0 * W > 1e-3 ? 10.0 * W : 1e-3);
+        MPI_Bcast(&T0, 1, MPI_DOUBLE, 0, A); /* rank 0's clock is the global one */
+        for (long i = 0; i < m; i++) {
+            double start = T0 + (double)i * W;
+            late[i] = eb_wait_until(eb_clock_to_local(&R->clock, start));
+            R->b->kernel(c, i, 1);
+            dur[i] = eb_clock_to_global(&R->clock, MPI_Wtime()) - start;
+        }
+        MPI_Allreduce(dur, worst, (int)m, MPI_DOUBLE, MPI_MAX, A);
+        MPI_Allreduce(late, any_late, (int)m, MPI_INT, MPI_MAX, A);
+        valid = 0;
+        for (long i = 0; i < m; i++)
+            valid += !any_late[i];
+        if (2 * valid >= m)
+            break;
+    }
+    R->win_min = INFINITY;
+    R->win_max = -INFINITY;
+    double sum = 0;
+    for (long i = 0; i < m; i++)
+        if (!any_late[i]) {
+            R->win_min = fmin(R->win_min, worst[i]);
+            R->win_max = fmax(R->win_max, worst[i]);
+            sum += worst[i];
+        }
+    R->win_avg = valid ? sum / (double)valid : NAN;
+    if (!valid)
+        R->win_min = R->win_max = NAN;
+    R->win_min *= 1e6;
+    R->win_max *= 1e6;
+    R->win_avg *= 1e6;
+    R->win_valid = (double)valid / (double)m;
+    R->win_invalid = m - valid;
+    R->win_width = W * 1e6;
+    free(dur);
+    free(worst);
+    free(late);
+    free(any_late);
+    return m;
 }
 
 static void measure_size(runner_t *R, size_t x)
@@ -327,6 +411,11 @@ static void measure_size(runner_t *R, size_t x)
     long n = repetitions(R, x);
     int N = o->repeat > 0 ? o->repeat : 1;
     double *t_us = eb_malloc((size_t)N * sizeof *t_us);
+    if (R->window) {
+        n = window_series(R, n);
+        t_us[0] = R->win_avg;
+        N = 0; /* no plain loop */
+    }
     for (int k = 0; k < N; k++) {
         for (int i = 0; i < EB_N_BARR; i++)
             MPI_Barrier(c->comm);
@@ -352,7 +441,7 @@ static void measure_size(runner_t *R, size_t x)
         }
         c->checking = 0;
     }
-    emit_row(R, x, n, t_us, N, defects);
+    emit_row(R, x, n, t_us, N > 0 ? N : 1, defects);
     free(t_us);
     if (b->release)
         b->release(c);
@@ -429,6 +518,7 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
         R.ctx.opt = o;
         R.ctx.group = pos / q;
         R.ctx.aggregate = R.aggregate;
+        R.window = o->sync_window && b->cls != EB_SINGLE_TRANSFER && !b->measure;
         R.ctx.ngroups = ngroups;
         MPI_Comm_rank(group_comm, &R.ctx.rank);
         MPI_Comm_size(group_comm, &R.ctx.size);
@@ -548,6 +638,7 @@ static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
     eb_json_int(j, "n_barr", EB_N_BARR);
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
     eb_json_int(j, "repeat", o->repeat);
+    eb_json_str(j, "sync", o->sync_window ? "window" : "barrier");
     eb_json_close(j);
 }
 

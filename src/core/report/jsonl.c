@@ -114,6 +114,12 @@ void eb_jsonl_result(const eb_row *row, const char *component)
         eb_json_int(&j, "defects", row->defects);
     else
         eb_json_null(&j, "defects");
+    eb_json_str(&j, "sync", row->sync_window ? "window" : "barrier");
+    if (row->sync_window) {
+        eb_json_num(&j, "valid_fraction", row->valid_fraction);
+        eb_json_int(&j, "invalid_repetitions", row->invalid_reps);
+        eb_json_num(&j, "window_us", row->window_us);
+    }
     if (row->loops > 1) {
         eb_json_int(&j, "loops", row->loops);
         eb_json_array(&j, "loop_t_max_us");
