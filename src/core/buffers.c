@@ -1,0 +1,85 @@
+#include "core/buffers.h"
+
+#include "core/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void eb_buf_geometry(size_t len, long n, const eb_cache *cache, size_t *stride, long *slots)
+{
+    if (!cache || cache->cache_mb <= 0 || n <= 1) {
+        *stride = len;
+        *slots = 1;
+        return;
+    }
+    size_t line = cache->line ? cache->line : EB_DEFAULT_CACHE_LINE;
+    size_t ofs = ((len + line - 1) / line + 1) * line;
+    double two_caches = 2.0 * cache->cache_mb * 1048576.0;
+    long k = (long)((two_caches + (double)ofs - 1) / (double)ofs);
+    if (k < 1)
+        k = 1;
+    *stride = ofs;
+    *slots = k < n ? k : n;
+}
+
+void eb_buf_setup(eb_buf *b, size_t len, long n, const eb_cache *cache)
+{
+    size_t stride;
+    long slots;
+    eb_buf_geometry(len, n, cache, &stride, &slots);
+    size_t need = stride * (size_t)(slots - 1) + len;
+    if (need == 0)
+        need = 1;
+    if (!b->base || b->alloc < need) {
+        free(b->base);
+        size_t a = (need + 4095) / 4096 * 4096;
+        if (posix_memalign((void **)&b->base, 4096, a) != 0)
+            eb_abort("out of memory allocating a %zu-byte message buffer", a);
+        b->alloc = a;
+    }
+    b->len = len;
+    b->stride = stride ? stride : 1;
+    b->slots = slots;
+}
+
+void eb_buf_free(eb_buf *b)
+{
+    free(b->base);
+    memset(b, 0, sizeof *b);
+}
+
+void eb_fill_pattern(void *p, size_t n, int rank, size_t off)
+{
+    unsigned char *c = p;
+    for (size_t j = 0; j < n; j++)
+        c[j] = eb_pattern_byte(rank, off + j);
+}
+
+long eb_check_pattern(const void *p, size_t n, int rank, size_t off)
+{
+    const unsigned char *c = p;
+    long bad = 0;
+    for (size_t j = 0; j < n; j++)
+        bad += c[j] != eb_pattern_byte(rank, off + j);
+    return bad;
+}
+
+void eb_poison(void *p, size_t n) { memset(p, EB_POISON_BYTE, n); }
+
+void eb_fill_floats(float *p, size_t count, int rank, size_t off)
+{
+    for (size_t i = 0; i < count; i++)
+        p[i] = eb_pattern_float(rank, off + i);
+}
+
+long eb_check_float_sum(const float *p, size_t count, int nranks, size_t off)
+{
+    long bad = 0;
+    for (size_t i = 0; i < count; i++) {
+        float want = 0;
+        for (int r = 0; r < nranks; r++)
+            want += eb_pattern_float(r, off + i);
+        bad += p[i] != want;
+    }
+    return bad;
+}

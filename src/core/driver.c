@@ -1,0 +1,533 @@
+#include "core/driver.h"
+
+#include "core/error.h"
+#include "core/procsets.h"
+#include "core/report/imb_text.h"
+#include "core/report/jsonl.h"
+#include "core/stats.h"
+#include "core/sysinfo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define EB_MAX_PROCSETS 64
+
+const eb_bench *eb_find_bench(const char *component, const char *name, int *multi)
+{
+    *multi = 0;
+    if (strncasecmp(name, "Multi-", 6) == 0) {
+        *multi = 1;
+        name += 6;
+    }
+    int n = eb_bench_count(component);
+    for (int i = 0; i < n; i++) {
+        const eb_bench *b = eb_bench_at(component, i);
+        if (strcasecmp(b->name, name) == 0)
+            return (*multi && (b->flags & EB_F_NO_MULTI)) ? NULL : b;
+    }
+    return NULL;
+}
+
+/* ---- the plan: which benchmarks, in which mode ------------------------- */
+
+typedef struct {
+    const eb_bench **list;
+    int *multi; /* -1: standard mode; 0/1: multiple mode with that outflag */
+    int n;
+} plan_t;
+
+static int in_list(char **names, int n, const char *component, const eb_bench *b)
+{
+    for (int i = 0; i < n; i++) {
+        int m;
+        if (eb_find_bench(component, names[i], &m) == b)
+            return 1;
+    }
+    return 0;
+}
+
+static void unknown_name(const eb_imb_options *o, const char *name)
+{
+    char msg[EB_ERRLEN];
+    int n = eb_bench_count(o->family->component), len;
+    len = snprintf(msg, sizeof msg, "unknown benchmark '%s' for %s; known:", name, o->family->program);
+    for (int i = 0; i < n && len < (int)sizeof msg; i++)
+        len += snprintf(msg + len, sizeof msg - (size_t)len, " %s",
+                        eb_bench_at(o->family->component, i)->name);
+    eb_exit_all(EB_EXIT_USAGE, msg);
+}
+
+static plan_t make_plan(const eb_imb_options *o)
+{
+    const char *comp = o->family->component;
+    int total = eb_bench_count(comp);
+    plan_t p = {eb_calloc((size_t)total, sizeof *p.list), eb_calloc((size_t)total, sizeof *p.multi), 0};
+    int m;
+    for (int i = 0; i < o->nnames; i++)
+        if (!eb_find_bench(comp, o->names[i], &m))
+            unknown_name(o, o->names[i]);
+    for (int i = 0; i < o->ninclude; i++)
+        if (!eb_find_bench(comp, o->include[i], &m))
+            unknown_name(o, o->include[i]);
+    for (int i = 0; i < o->nexclude; i++)
+        if (!eb_find_bench(comp, o->exclude[i], &m))
+            unknown_name(o, o->exclude[i]);
+    for (int i = 0; i < total; i++) {
+        const eb_bench *b = eb_bench_at(comp, i);
+        int named = 0, named_multi = 0;
+        for (int k = 0; k < o->nnames; k++)
+            if (eb_find_bench(comp, o->names[k], &m) == b) {
+                named = 1;
+                named_multi |= m;
+            }
+        int take = o->nnames > 0 ? named : !(b->flags & EB_F_EXPLICIT_ONLY);
+        take |= in_list(o->include, o->ninclude, comp, b);
+        if (in_list(o->exclude, o->nexclude, comp, b))
+            take = 0;
+        if (!take)
+            continue;
+        p.list[p.n] = b;
+        if (b->flags & EB_F_NO_MULTI)
+            p.multi[p.n] = -1;
+        else
+            p.multi[p.n] = o->multi >= 0 ? o->multi : named_multi ? 0 : -1;
+        p.n++;
+    }
+    if (p.n == 0)
+        eb_exit_all(EB_EXIT_USAGE, "no benchmark left to run after -include/-exclude");
+    return p;
+}
+
+/* ---- one row ----------------------------------------------------------- */
+
+typedef struct {
+    const eb_imb_options *o;
+    const eb_bench *b;
+    eb_ctx ctx;
+    MPI_Comm active;     /* all ranks of all groups */
+    int multi;           /* -1 standard, else outflag */
+    int q, ngroups;
+    size_t max_size;
+    long prev_n;         /* dynamic policy: counts never grow with the length */
+    int warmed;
+    const char *mode;
+    int aggregate;
+} runner_t;
+
+static double max_over(double v, MPI_Comm comm)
+{
+    double r;
+    MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return r;
+}
+
+static double timed(runner_t *R, long first, long n)
+{
+    eb_ctx *c = &R->ctx;
+    MPI_Barrier(c->comm);
+    double t0 = MPI_Wtime();
+    R->b->kernel(c, first, n);
+    return MPI_Wtime() - t0;
+}
+
+static long repetitions(runner_t *R, size_t x)
+{
+    const eb_iter_settings *it = &R->o->iter;
+    long base = eb_n_sample_base(it, x, R->aggregate);
+    switch (eb_effective_policy(it->policy, (R->b->flags & EB_F_ROOT) != 0)) {
+    case EB_ITER_OFF:
+        return R->aggregate ? it->msgspersample : it->msgs_nonaggr;
+    case EB_ITER_MULTIPLE_NP:
+        return eb_n_sample_multiple_np(it->msgspersample, x > 4 ? x : 4, R->max_size, R->q);
+    default:
+        break;
+    }
+    /* dynamic: a one-repetition probe, then a ~1 s probe, both measured as
+     * the maximum over every active rank so all ranks choose the same count */
+    double t1 = max_over(timed(R, 0, 1), R->active);
+    long n = base < eb_probe_reps(t1, it->msgspersample) ? base : eb_probe_reps(t1, it->msgspersample);
+    double tp = t1;
+    if (n > 1)
+        tp = max_over(timed(R, 0, n), R->active) / (double)n;
+    n = eb_n_sample_dynamic(base, R->prev_n, tp, it->secs);
+    MPI_Bcast(&n, 1, MPI_LONG, 0, R->active);
+    R->prev_n = n;
+    return n;
+}
+
+static void fill_send(eb_ctx *c)
+{
+    for (long s = 0; s < c->s.slots; s++) {
+        char *p = eb_sbuf(c, s);
+        if (c->bench->flags & EB_F_REDUCTION)
+            eb_fill_floats((float *)p, c->s.len / sizeof(float), c->rank, 0);
+        else
+            eb_fill_pattern(p, c->s.len, c->rank, 0);
+    }
+}
+
+/* Per-group figures, gathered to rank 0 of the active communicator. */
+enum { F_MIN, F_MAX, F_SUM, F_DEF, F_EXTRA, F_N = F_EXTRA + EB_MAX_EXTRA };
+
+static void emit_row(runner_t *R, size_t x, long n, double t_us, long defects)
+{
+    eb_ctx *c = &R->ctx;
+    const eb_bench *b = R->b;
+    int arank;
+    MPI_Comm_rank(R->active, &arank);
+    int G = R->ngroups;
+    double *mine = eb_calloc((size_t)G * F_N, sizeof(double));
+    double *all = eb_calloc((size_t)G * F_N, sizeof(double));
+    /* group figures: extremes over the group; extras from its slowest rank */
+    eb_mma g = eb_reduce_mma(t_us, c->comm);
+    long gdef = 0;
+    MPI_Allreduce(&defects, &gdef, 1, MPI_LONG, MPI_SUM, c->comm);
+    double dummy;
+    int slow = eb_rank_of_max(t_us, c->comm, &dummy);
+    double ex[EB_MAX_EXTRA];
+    memcpy(ex, c->extra, sizeof ex);
+    MPI_Bcast(ex, EB_MAX_EXTRA, MPI_DOUBLE, slow, c->comm);
+    if (c->rank == 0) {
+        double *f = mine + (size_t)c->group * F_N;
+        f[F_MIN] = g.min;
+        f[F_MAX] = g.max;
+        f[F_SUM] = g.avg;
+        f[F_DEF] = (double)gdef;
+        memcpy(f + F_EXTRA, ex, sizeof ex);
+    }
+    MPI_Reduce(mine, all, G * F_N, MPI_DOUBLE, MPI_SUM, 0, R->active);
+    if (arank == 0) {
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", R->multi >= 0 ? "Multi-" : "", b->name);
+        int rows = R->multi == 1 ? G : 1;
+        for (int k = 0; k < rows; k++) {
+            eb_row row = {.bench = b, .name = name, .mode = R->mode, .procs = R->q,
+                          .bytes = x, .reps = n, .defects = R->o->check ? 0 : -1};
+            row.group = R->multi == 1 ? k : -1;
+            int g0 = R->multi == 1 ? k : 0, g1 = R->multi == 1 ? k + 1 : G;
+            row.t_min = INFINITY;
+            row.t_max = -INFINITY;
+            double sum = 0;
+            int slowest = g0;
+            for (int gi = g0; gi < g1; gi++) {
+                double *f = all + (size_t)gi * F_N;
+                row.t_min = fmin(row.t_min, f[F_MIN]);
+                if (f[F_MAX] > row.t_max) {
+                    row.t_max = f[F_MAX];
+                    slowest = gi;
+                }
+                sum += f[F_SUM];
+                if (R->o->check)
+                    row.defects += (long)f[F_DEF];
+            }
+            row.t_avg = sum / (g1 - g0);
+            memcpy(row.extra, all + (size_t)slowest * F_N + F_EXTRA, sizeof row.extra);
+            row.mbps = b->nmsg > 0 && row.t_max > 0
+                           ? (double)b->nmsg * (double)x / 1.048576 / row.t_max
+                           : (b->nmsg > 0 ? 0.0 : NAN);
+            eb_imb_print_row(&row, R->o, R->multi);
+            eb_jsonl_result(&row, R->o->family->component);
+        }
+    }
+    free(mine);
+    free(all);
+}
+
+static void measure_size(runner_t *R, size_t x)
+{
+    eb_ctx *c = &R->ctx;
+    const eb_bench *b = R->b;
+    const eb_imb_options *o = R->o;
+    c->x = x;
+    size_t s_len = x, r_len = x;
+    if (b->extents)
+        b->extents(x, c->size, &s_len, &r_len);
+    long base = eb_n_sample_base(&o->iter, x, R->aggregate);
+    eb_buf_setup(&c->s, s_len, base, &o->cache);
+    eb_buf_setup(&c->r, r_len, base, &o->cache);
+    fill_send(c);
+    eb_poison(c->r.base, c->r.alloc);
+    memset(c->extra, 0, sizeof c->extra);
+    if (b->prepare && b->prepare(c) != 0)
+        eb_abort("%s: preparing %zu bytes failed", b->name, x);
+    if (!R->warmed) {
+        R->b->kernel(c, 0, EB_N_WARMUP);
+        R->warmed = 1;
+    }
+    long n = repetitions(R, x);
+    for (int i = 0; i < EB_N_BARR; i++)
+        MPI_Barrier(c->comm);
+    double t;
+    if (b->measure) {
+        t = b->measure(c, n);
+    } else {
+        double t0 = MPI_Wtime();
+        b->kernel(c, 0, n);
+        t = (MPI_Wtime() - t0) / (double)n;
+    }
+    t /= b->time_divisor > 0 ? b->time_divisor : 1;
+    long defects = 0;
+    if (o->check && b->check) {
+        /* untimed: every repetition again, each verified on arrival */
+        c->checking = 1;
+        for (long i = 0; i < n; i++) {
+            eb_poison(eb_rbuf(c, i), c->r.len);
+            MPI_Barrier(c->comm);
+            b->kernel(c, i, 1);
+            defects += b->check(c, i);
+        }
+        c->checking = 0;
+    }
+    emit_row(R, x, n, t * 1e6, defects);
+    if (b->release)
+        b->release(c);
+}
+
+/* Buffer bytes per process a length needs (for -mem). */
+static double buffer_bytes(const runner_t *R, size_t x)
+{
+    size_t s_len = x, r_len = x, st;
+    long sl;
+    if (R->b->extents)
+        R->b->extents(x, R->q, &s_len, &r_len);
+    long base = eb_n_sample_base(&R->o->iter, x, R->aggregate);
+    double total = 0;
+    eb_buf_geometry(s_len, base, &R->o->cache, &st, &sl);
+    total += (double)st * (double)(sl - 1) + (double)s_len;
+    eb_buf_geometry(r_len, base, &R->o->cache, &st, &sl);
+    total += (double)st * (double)(sl - 1) + (double)r_len;
+    return total;
+}
+
+static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
+{
+    eb_sizes s = {0};
+    size_t unit = (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
+    if (b->flags & EB_F_NO_BYTES) {
+        s.v = eb_malloc(sizeof *s.v);
+        s.v[0] = 0;
+        s.n = 1;
+    } else if (o->msglen.n > 0) {
+        s.v = eb_malloc((size_t)o->msglen.n * sizeof *s.v);
+        for (int i = 0; i < o->msglen.n; i++) {
+            size_t x = o->msglen.v[i] - o->msglen.v[i] % unit;
+            int dup = 0;
+            for (int k = 0; k < s.n; k++)
+                dup |= s.v[k] == x;
+            if (!dup)
+                s.v[s.n++] = x;
+        }
+    } else {
+        eb_sizes_msglog(o->msglog_min, o->msglog_max, unit, &s);
+    }
+    return s;
+}
+
+static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, int q,
+                        const int *order, const char *mode)
+{
+    int P, wrank;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    int ngroups = multi >= 0 ? P / q : 1;
+    int pos = 0;
+    while (order[pos] != wrank)
+        pos++;
+    int active = pos < ngroups * q;
+    MPI_Comm group_comm, active_comm;
+    MPI_Comm_split(MPI_COMM_WORLD, active ? pos / q : MPI_UNDEFINED, pos, &group_comm);
+    MPI_Comm_split(MPI_COMM_WORLD, active ? 0 : MPI_UNDEFINED, pos, &active_comm);
+
+    char name[128];
+    snprintf(name, sizeof name, "%s%s", multi >= 0 ? "Multi-" : "", b->name);
+    if (wrank == 0) {
+        eb_imb_print_block(b, name, o, q, multi >= 0 ? ngroups : 0, order,
+                           P - ngroups * q, mode);
+        eb_imb_print_table_head(b, o, multi);
+    }
+    if (active) {
+        runner_t R = {.o = o, .b = b, .active = active_comm, .multi = multi, .q = q,
+                      .ngroups = ngroups, .mode = mode,
+                      .aggregate = mode == NULL || strcmp(mode, "aggregate") == 0};
+        R.ctx.bench = b;
+        R.ctx.comm = group_comm;
+        R.ctx.opt = o;
+        R.ctx.group = pos / q;
+        R.ctx.aggregate = R.aggregate;
+        R.ctx.ngroups = ngroups;
+        MPI_Comm_rank(group_comm, &R.ctx.rank);
+        MPI_Comm_size(group_comm, &R.ctx.size);
+        R.prev_n = o->iter.msgspersample;
+        eb_sizes sizes = sizes_for(o, b);
+        R.max_size = 0;
+        for (int i = 0; i < sizes.n; i++)
+            if (sizes.v[i] > R.max_size)
+                R.max_size = sizes.v[i];
+        for (int i = 0; i < sizes.n; i++) {
+            double need = buffer_bytes(&R, sizes.v[i]);
+            if (need > o->mem_gb * 1073741824.0) {
+                if (wrank == 0)
+                    eb_imb_print_note("#bytes = %zu and longer skipped: buffers need %.3f GB per "
+                                      "process, -mem allows %g GB (raise -mem to run them)",
+                                      sizes.v[i], need / 1073741824.0, o->mem_gb);
+                break;
+            }
+            measure_size(&R, sizes.v[i]);
+        }
+        eb_sizes_free(&sizes);
+        eb_buf_free(&R.ctx.s);
+        eb_buf_free(&R.ctx.r);
+        MPI_Comm_free(&group_comm);
+        MPI_Comm_free(&active_comm);
+    }
+    MPI_Barrier(MPI_COMM_WORLD); /* the waiting processes */
+}
+
+static void skip_note(const eb_imb_options *o, const eb_bench *b, int need, int P)
+{
+    int wrank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    if (wrank != 0)
+        return;
+    eb_imb_print_block(b, b->name, o, P, 0, NULL, 0, NULL);
+    eb_imb_print_note("NOT RUN: %s needs %d processes; %d %s running", b->name, need, P,
+                      P == 1 ? "process is" : "processes are");
+    if (eb_jsonl_active()) {
+        eb_json j;
+        eb_jsonl_begin(&j, "skip");
+        eb_json_str(&j, "component", o->family->component);
+        eb_json_str(&j, "benchmark", b->name);
+        eb_json_int(&j, "procs", P);
+        char why[128];
+        snprintf(why, sizeof why, "needs %d processes", need);
+        eb_json_str(&j, "reason", why);
+        eb_jsonl_emit(&j);
+    }
+}
+
+static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, const int *order)
+{
+    int P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    int qs[EB_MAX_PROCSETS], nq;
+    if (b->fixed_procs > 0) {
+        if (P < b->fixed_procs) {
+            skip_note(o, b, b->fixed_procs, P);
+            return;
+        }
+        qs[0] = b->fixed_procs;
+        nq = 1;
+    } else {
+        nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+    }
+    const char *modes[2] = {NULL, NULL};
+    int nmodes = 1;
+    if (b->flags & EB_F_MODES) {
+        modes[0] = "aggregate";
+        modes[1] = "non-aggregate";
+        nmodes = 2;
+    }
+    for (int k = 0; k < nq; k++)
+        for (int m = 0; m < nmodes; m++)
+            run_procset(o, b, multi, qs[k], order, modes[m]);
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
+{
+    eb_json_object(j, "options");
+    eb_json_array(j, "benchmarks");
+    for (int i = 0; i < p->n; i++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", p->multi[i] >= 0 ? "Multi-" : "", p->list[i]->name);
+        eb_json_str(j, NULL, name);
+    }
+    eb_json_close(j);
+    eb_json_array(j, "msglen");
+    for (int i = 0; i < o->msglen.n; i++)
+        eb_json_int(j, NULL, (long long)o->msglen.v[i]);
+    eb_json_close(j);
+    eb_json_int(j, "msglog_min", o->msglog_min);
+    eb_json_int(j, "msglog_max", o->msglog_max);
+    eb_json_int(j, "npmin", o->npmin);
+    if (o->multi >= 0)
+        eb_json_int(j, "multi", o->multi);
+    else
+        eb_json_null(j, "multi");
+    eb_json_num(j, "off_cache_mb", o->cache.cache_mb > 0 ? o->cache.cache_mb : NAN);
+    eb_json_int(j, "off_cache_line", (long long)o->cache.line);
+    eb_json_int(j, "msgspersample", o->iter.msgspersample);
+    eb_json_int(j, "overall_vol", o->iter.overall_vol);
+    eb_json_int(j, "msgs_nonaggr", o->iter.msgs_nonaggr);
+    eb_json_str(j, "iter_policy", eb_iter_policy_name(o->iter.policy));
+    eb_json_num(j, "time_s", o->iter.secs);
+    eb_json_num(j, "mem_gb", o->mem_gb);
+    if (o->map_p > 0) {
+        char m[32];
+        snprintf(m, sizeof m, "%dx%d", o->map_p, o->map_q);
+        eb_json_str(j, "map", m);
+    } else {
+        eb_json_null(j, "map");
+    }
+    eb_json_int(j, "n_barr", EB_N_BARR);
+    eb_json_int(j, "n_warmup", EB_N_WARMUP);
+    eb_json_close(j);
+}
+
+int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
+{
+    int wrank, P, provided;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    MPI_Query_thread(&provided);
+    eb_imb_options o;
+    eb_imb_options_init(&o, family);
+    char err[EB_ERRLEN];
+    if (eb_imb_parse(&o, argc, argv, err, sizeof err) != 0)
+        eb_exit_all(EB_EXIT_USAGE, err);
+    if (o.help) {
+        if (wrank == 0) {
+            eb_imb_print_help(family);
+            printf("\nBenchmarks of %s (* = only by name or -include):\n", family->program);
+            for (int i = 0; i < eb_bench_count(family->component); i++) {
+                const eb_bench *b = eb_bench_at(family->component, i);
+                printf("  %s%s\n", b->name, (b->flags & EB_F_EXPLICIT_ONLY) ? " *" : "");
+            }
+        }
+        eb_imb_options_free(&o);
+        return EB_EXIT_OK;
+    }
+    eb_imb_load_files(&o);
+    int *order = eb_malloc((size_t)P * sizeof *order);
+    if (eb_map_order(P, o.map_p, o.map_q, order, err, (int)sizeof err) != 0)
+        eb_exit_all(EB_EXIT_USAGE, err);
+    plan_t plan = make_plan(&o);
+
+    eb_sysinfo si;
+    eb_sysinfo_collect(&si, provided);
+    eb_jsonl_open(o.json_path);
+    eb_json run;
+    eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
+    options_json(&run, &o, &plan);
+    if (wrank == 0)
+        eb_jsonl_emit(&run);
+    else
+        eb_json_free(&run);
+
+    if (wrank == 0)
+        eb_imb_print_header(&o, &si, plan.list, plan.multi, plan.n);
+    for (int i = 0; i < plan.n; i++)
+        run_bench(&o, plan.list[i], plan.multi[i], order);
+    if (wrank == 0)
+        eb_imb_print_footer();
+    eb_jsonl_end("ok", NULL);
+    free(plan.list);
+    free(plan.multi);
+    free(order);
+    eb_imb_options_free(&o);
+    return EB_EXIT_OK;
+}

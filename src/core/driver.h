@@ -1,0 +1,20 @@
+/* The IMB measurement driver: IMB's control flow ("Benchmark Methodology"
+ * of the IMB user guide) for any benchmark descriptor of a family. */
+#ifndef EB_DRIVER_H
+#define EB_DRIVER_H
+
+#include "core/bench.h"
+#include "core/options.h"
+
+#define EB_N_BARR 2   /* barriers before each timed loop */
+#define EB_N_WARMUP 2 /* untimed repetitions at the first length of a process set */
+
+/* The whole run of an IMB component (`effbench mpi1 ...` / IMB-MPI1 ...):
+ * options, plan, measurement, reports.  Returns the exit status. */
+int eb_imb_run(const eb_imb_family *family, int argc, char **argv);
+
+/* Find a benchmark of a component by name, case-insensitively; a "Multi-"
+ * prefix selects the multiple mode (*multi = 1).  NULL if unknown. */
+const eb_bench *eb_find_bench(const char *component, const char *name, int *multi);
+
+#endif

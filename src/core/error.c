@@ -1,0 +1,125 @@
+#include "core/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EB_MAX_HOOKS 8
+static eb_exit_hook hooks[EB_MAX_HOOKS];
+static int nhooks;
+
+int eb_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int world_rank(void)
+{
+    int init = 0, fin = 0, rank = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin)
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+void eb_warn(const char *fmt, ...)
+{
+    if (world_rank() != 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("effbench: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+}
+
+int eb_any_error(const char *local_msg, char *out, size_t outlen)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int mine = local_msg ? rank : size, first;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == size)
+        return 0;
+    char buf[EB_ERRLEN] = {0};
+    if (rank == first)
+        snprintf(buf, sizeof buf, "%s", local_msg);
+    MPI_Bcast(buf, EB_ERRLEN, MPI_CHAR, first, MPI_COMM_WORLD);
+    if (out && outlen)
+        snprintf(out, outlen, "%s", buf);
+    return 1;
+}
+
+void eb_add_exit_hook(eb_exit_hook hook)
+{
+    if (nhooks < EB_MAX_HOOKS)
+        hooks[nhooks++] = hook;
+}
+
+_Noreturn void eb_exit_all(int status, const char *msg)
+{
+    if (msg && world_rank() == 0) {
+        fflush(stdout);
+        fprintf(stderr, "effbench: error: %s\n", msg);
+        fflush(stderr);
+    }
+    while (nhooks > 0)
+        hooks[--nhooks](status, msg);
+    fflush(stdout);
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin)
+        MPI_Finalize();
+    exit(status);
+}
+
+_Noreturn void eb_abort(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "effbench: error: rank %d: ", world_rank());
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    fflush(stderr);
+    while (nhooks > 0)
+        hooks[--nhooks](EB_EXIT_FAILURE, "aborted");
+    MPI_Abort(MPI_COMM_WORLD, EB_EXIT_FAILURE);
+    exit(EB_EXIT_FAILURE);
+}
+
+void *eb_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        eb_abort("out of memory allocating %zu bytes", n);
+    return p;
+}
+
+void *eb_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        eb_abort("out of memory allocating %zu x %zu bytes", n, size);
+    return p;
+}
+
+char *eb_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = eb_malloc(n);
+    memcpy(p, s, n);
+    return p;
+}

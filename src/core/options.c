@@ -1,0 +1,399 @@
+#include "core/options.h"
+
+#include "core/error.h"
+#include "core/procsets.h"
+#include "core/sysinfo.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
+{
+    memset(o, 0, sizeof *o);
+    o->family = f;
+    o->multi = -1;
+    o->iter = f->iter;
+    o->mem_gb = EB_DEFAULT_MEM_GB;
+    o->msglog_min = f->minmsglog;
+    o->msglog_max = f->maxmsglog;
+    o->thread_level = -1;
+}
+
+static void free_list(char **a, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(a[i]);
+    free(a);
+}
+
+void eb_imb_options_free(eb_imb_options *o)
+{
+    free_list(o->names, o->nnames);
+    free_list(o->include, o->ninclude);
+    free_list(o->exclude, o->nexclude);
+    eb_sizes_free(&o->msglen);
+}
+
+void eb_push_names(char ***arr, int *n, const char *arg)
+{
+    char *copy = eb_strdup(arg), *save = NULL;
+    for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+        *arr = realloc(*arr, (size_t)(*n + 1) * sizeof **arr);
+        if (!*arr)
+            eb_abort("out of memory");
+        (*arr)[(*n)++] = eb_strdup(t);
+    }
+    free(copy);
+}
+
+static int parse_long(const char *s, long lo, long hi, long *v)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (s == end || *end || errno || x < lo || x > hi)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+static int parse_double(const char *s, double lo, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (s == end || *end || errno || !isfinite(x) || x <= lo)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* "-iter m[,vol[,nonaggr]][,policy]" or "-iter policy" (a trailing comma
+ * joins the next word, so "-iter 2000, multiple_np" works as in the guide). */
+static int parse_iter(eb_imb_options *o, const char *arg, char *err, size_t errlen)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *save = NULL;
+    int k = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*t))
+            t++;
+        long v;
+        eb_iter_policy p;
+        if (eb_iter_policy_parse(t, &p) == 0) {
+            o->iter.policy = p;
+            k = 3; /* a policy ends the integer list */
+            continue;
+        }
+        if (k >= 3 || parse_long(t, 1, 2000000000L, &v) != 0)
+            return eb_err(err, errlen,
+                          "-iter %s: expected msgspersample[,overall_vol_MB[,msgs_nonaggr]]"
+                          "[,off|dynamic|multiple_np|auto]", arg);
+        if (k == 0)
+            o->iter.msgspersample = v;
+        else if (k == 1)
+            o->iter.overall_vol = v * 1048576L;
+        else
+            o->iter.msgs_nonaggr = v;
+        k++;
+    }
+    return 0;
+}
+
+static int parse_off_cache(eb_imb_options *o, const char *arg, char *err, size_t errlen)
+{
+    if (strcmp(arg, "-1") == 0) {
+        o->cache.cache_mb = EB_DEFAULT_CACHE_MB;
+        o->cache.line = EB_DEFAULT_CACHE_LINE;
+        return 0;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *comma = strchr(buf, ',');
+    long line = EB_DEFAULT_CACHE_LINE;
+    if (comma) {
+        *comma = '\0';
+        if (parse_long(comma + 1, 1, 1 << 20, &line) != 0)
+            return eb_err(err, errlen, "-off_cache %s: cache line size must be a positive integer", arg);
+    }
+    if (parse_double(buf, 0, &o->cache.cache_mb) != 0)
+        return eb_err(err, errlen,
+                      "-off_cache %s: expected cache_size_MB[,cache_line_size] or -1", arg);
+    o->cache.line = (size_t)line;
+    return 0;
+}
+
+static int is_option(const char *s) { return s[0] == '-' && s[1] != '\0' && !isdigit((unsigned char)s[1]); }
+
+int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen)
+{
+    o->argc = argc;
+    o->argv = argv;
+    int msglog_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE() \
+    if (!val) return eb_err(err, errlen, "option %s needs a value", a)
+        if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
+            o->help = 1;
+        } else if (!strcmp(a, "-npmin")) {
+            long v;
+            NEED_VALUE();
+            if (parse_long(val, 1, 1 << 30, &v))
+                return eb_err(err, errlen, "-npmin %s: expected a positive integer", val);
+            o->npmin = (int)v;
+            i++;
+        } else if (!strcmp(a, "-multi")) {
+            NEED_VALUE();
+            if (strcmp(val, "0") && strcmp(val, "1"))
+                return eb_err(err, errlen, "-multi %s: expected 0 or 1", val);
+            o->multi = val[0] - '0';
+            i++;
+        } else if (!strcmp(a, "-off_cache")) {
+            NEED_VALUE();
+            if (parse_off_cache(o, val, err, errlen))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-iter")) {
+            NEED_VALUE();
+            char joined[256];
+            snprintf(joined, sizeof joined, "%s", val);
+            i++;
+            while (joined[0] && joined[strlen(joined) - 1] == ',' && i + 1 < argc) {
+                size_t n = strlen(joined);
+                snprintf(joined + n, sizeof joined - n, "%s", argv[++i]);
+            }
+            if (parse_iter(o, joined, err, errlen))
+                return -1;
+        } else if (!strcmp(a, "-iter_policy")) {
+            NEED_VALUE();
+            if (eb_iter_policy_parse(val, &o->iter.policy))
+                return eb_err(err, errlen,
+                              "-iter_policy %s: expected off, dynamic, multiple_np or auto", val);
+            i++;
+        } else if (!strcmp(a, "-time")) {
+            NEED_VALUE();
+            if (parse_double(val, 0, &o->iter.secs))
+                return eb_err(err, errlen, "-time %s: expected a positive number of seconds", val);
+            i++;
+        } else if (!strcmp(a, "-mem")) {
+            NEED_VALUE();
+            if (parse_double(val, 0, &o->mem_gb))
+                return eb_err(err, errlen, "-mem %s: expected a positive number of GB", val);
+            i++;
+        } else if (!strcmp(a, "-input")) {
+            NEED_VALUE();
+            o->input_file = val;
+            i++;
+        } else if (!strcmp(a, "-msglen")) {
+            NEED_VALUE();
+            o->msglen_file = val;
+            i++;
+        } else if (!strcmp(a, "-map")) {
+            NEED_VALUE();
+            if (eb_parse_map(val, &o->map_p, &o->map_q, err, (int)errlen))
+                return -1;
+            i++;
+        } else if (!strcmp(a, "-msglog")) {
+            NEED_VALUE();
+            int mn = o->family->minmsglog, mx, given;
+            if (eb_parse_msglog(val, &mn, &mx, &given, err, errlen))
+                return -1;
+            if (!given && mx < mn)
+                mn = 0; /* "-msglog max" below the default min starts at 1 byte */
+            o->msglog_min = mn;
+            o->msglog_max = mx;
+            msglog_given = 1;
+            i++;
+        } else if (!strcmp(a, "-thread_level")) {
+            NEED_VALUE();
+            o->thread_level = eb_thread_level_parse(val);
+            if (o->thread_level < 0)
+                return eb_err(err, errlen,
+                              "-thread_level %s: expected single, funneled, serialized or multiple", val);
+            i++;
+        } else if (!strcmp(a, "-include") || !strcmp(a, "-exclude")) {
+            int inc = a[1] == 'i';
+            int n0 = inc ? o->ninclude : o->nexclude;
+            while (i + 1 < argc && !is_option(argv[i + 1])) {
+                if (inc)
+                    eb_push_names(&o->include, &o->ninclude, argv[++i]);
+                else
+                    eb_push_names(&o->exclude, &o->nexclude, argv[++i]);
+            }
+            if ((inc ? o->ninclude : o->nexclude) == n0)
+                return eb_err(err, errlen, "option %s needs benchmark names", a);
+        } else if (!strcmp(a, "-check")) {
+            o->check = 1;
+        } else if (!strcmp(a, "--json")) {
+            NEED_VALUE();
+            o->json_path = val;
+            i++;
+        } else if (is_option(a)) {
+            int r = o->family->parse_option ? o->family->parse_option(o, argc, argv, &i, err, errlen) : 0;
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                return eb_err(err, errlen, "unknown option '%s' (see %s -h)", a, o->family->program);
+        } else {
+            eb_push_names(&o->names, &o->nnames, a);
+        }
+#undef NEED_VALUE
+    }
+    if (msglog_given && o->msglen_file)
+        return eb_err(err, errlen, "-msglog and -msglen exclude each other");
+    return 0;
+}
+
+int eb_imb_apply_input(eb_imb_options *o, const char *text, const char *fname,
+                       char *err, size_t errlen)
+{
+    int line = 0;
+    const char *p = text;
+    while (*p) {
+        line++;
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        char buf[256];
+        if (n >= sizeof buf)
+            return eb_err(err, errlen, "%s:%d: line too long", fname, line);
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        p = eol ? eol + 1 : p + n;
+        char *s = buf, *e;
+        while (isspace((unsigned char)*s))
+            s++;
+        e = s + strlen(s);
+        while (e > s && isspace((unsigned char)e[-1]))
+            *--e = '\0';
+        if (*s == '\0' || *s == '#')
+            continue;
+        if (strpbrk(s, " \t"))
+            return eb_err(err, errlen,
+                          "%s:%d: '%s': a line holds exactly one benchmark name or a # comment",
+                          fname, line, s);
+        eb_push_names(&o->names, &o->nnames, s);
+    }
+    return 0;
+}
+
+char *eb_read_file(const char *path, const char *what, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        eb_err(err, errlen, "%s %s: cannot read: %s", what, path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = eb_malloc(cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            if (cap >= (64u << 20)) {
+                fclose(f);
+                free(buf);
+                eb_err(err, errlen, "%s %s: file larger than 64 MiB", what, path);
+                return NULL;
+            }
+            cap *= 2;
+            buf = realloc(buf, cap);
+            if (!buf)
+                eb_abort("out of memory");
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        eb_err(err, errlen, "%s %s: read error", what, path);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Rank 0 reads, everyone receives the text (or the error). */
+static char *bcast_file(const char *path, const char *what)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char err[EB_ERRLEN] = {0};
+    char *text = NULL;
+    long len = 0;
+    if (rank == 0) {
+        text = eb_read_file(path, what, err, sizeof err);
+        len = text ? (long)strlen(text) : -1;
+    }
+    MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (len < 0) {
+        MPI_Bcast(err, EB_ERRLEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+        eb_exit_all(EB_EXIT_USAGE, err);
+    }
+    if (rank != 0)
+        text = eb_malloc((size_t)len + 1);
+    MPI_Bcast(text, (int)len + 1, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return text;
+}
+
+void eb_imb_load_files(eb_imb_options *o)
+{
+    char err[EB_ERRLEN];
+    if (o->input_file) {
+        char *text = bcast_file(o->input_file, "-input");
+        int bad = eb_imb_apply_input(o, text, o->input_file, err, sizeof err);
+        free(text);
+        if (bad)
+            eb_exit_all(EB_EXIT_USAGE, err);
+    }
+    if (o->msglen_file) {
+        char *text = bcast_file(o->msglen_file, "-msglen");
+        int bad = eb_sizes_parse_msglen(text, o->msglen_file, 1, &o->msglen, err, sizeof err);
+        free(text);
+        if (bad)
+            eb_exit_all(EB_EXIT_USAGE, err);
+    }
+}
+
+void eb_imb_print_help(const eb_imb_family *f)
+{
+    printf("Usage: mpirun -np P %s [options] [benchmark ...]\n"
+           "       (also: effbench %s [options] [benchmark ...])\n\n"
+           "Benchmark names are case-insensitive; Multi-NAME runs NAME in multiple mode.\n"
+           "Without names, every benchmark of the component that runs by default.\n\n"
+           "Options (as the Intel MPI Benchmarks user guide):\n"
+           "  -h, -help                 this help\n"
+           "  -npmin N                  smallest process count: N, 2N, 4N, ..., P\n"
+           "  -multi 0|1                multiple mode: 0 max over groups, 1 every group\n"
+           "  -off_cache MB[,line]|-1   cycle buffers to defeat a cache of MB megabytes\n"
+           "  -iter N[,VOL_MB[,NONAGGR]][,POLICY]\n"
+           "                            MSGSPERSAMPLE (default %ld), OVERALL_VOL in MiB\n"
+           "                            (default %ld), MSGS_NONAGGR (default %ld)\n"
+           "  -iter_policy off|dynamic|multiple_np|auto   (default %s)\n"
+           "  -time SECONDS             run-time limit per message length (default %g)\n"
+           "  -mem GB                   message-buffer memory limit per process (default %g)\n"
+           "  -input FILE               benchmark names, one per line, # comments\n"
+           "  -msglen FILE              message lengths, one per line\n"
+           "  -msglog [MIN:]MAX         lengths 0, 2^MIN, ..., 2^MAX (default %d:%d)\n"
+           "  -map PxQ                  number ranks along the rows of a PxQ matrix\n"
+           "  -include NAME...          add benchmarks that do not run by default\n"
+           "  -exclude NAME...          leave benchmarks out\n"
+           "  -thread_level single|funneled|serialized|multiple\n"
+           "effbench additions:\n"
+           "  -check                    verify every received byte (outside timed loops);\n"
+           "                            adds a defects column; timings not for publication\n"
+           "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n",
+           f->program, f->component, f->iter.msgspersample, f->iter.overall_vol / 1048576,
+           f->iter.msgs_nonaggr, eb_iter_policy_name(f->iter.policy), f->iter.secs,
+           EB_DEFAULT_MEM_GB, f->minmsglog, f->maxmsglog);
+    if (f->help_extra)
+        fputs(f->help_extra, stdout);
+}

@@ -1,0 +1,80 @@
+/* IMB's command line (every option of the user guide) plus effbench's
+ * -check and --json, parsed into one struct.  Parsing is pure (unit-tested);
+ * files named by -input / -msglen are read by rank 0 and broadcast. */
+#ifndef EB_OPTIONS_H
+#define EB_OPTIONS_H
+
+#include "core/buffers.h"
+#include "core/repeat.h"
+#include "core/sizes.h"
+
+#include <stddef.h>
+
+struct eb_imb_options;
+
+/* An IMB component: its name, banner and IMB_settings defaults. */
+typedef struct eb_imb_family {
+    const char *component;  /* "mpi1" */
+    const char *program;    /* "IMB-MPI1" */
+    const char *part;       /* "MPI-1 part" */
+    eb_iter_settings iter;  /* MSGSPERSAMPLE, OVERALL_VOL, MSGS_NONAGGR, policy, secs */
+    int minmsglog, maxmsglog;
+    /* Optional: the family's own options.  Returns 1 if argv[*i] was consumed
+     * (advancing *i past its values), 0 if not the family's, -1 on error. */
+    int (*parse_option)(struct eb_imb_options *o, int argc, char **argv, int *i,
+                        char *err, size_t errlen);
+    /* Optional: header lines and JSON options of the family's own settings. */
+    void (*print_settings)(const struct eb_imb_options *o);
+    const char *help_extra; /* help lines for the family's own options, or NULL */
+} eb_imb_family;
+
+typedef struct eb_imb_options {
+    const eb_imb_family *family;
+    char **names;  int nnames;     /* benchmark names given (positional, -input) */
+    char **include; int ninclude;
+    char **exclude; int nexclude;
+    int npmin;                     /* 0: default */
+    int multi;                     /* -1: not given; 0 or 1: outflag */
+    eb_cache cache;                /* -off_cache */
+    eb_iter_settings iter;
+    double mem_gb;                 /* -mem */
+    const char *input_file;
+    const char *msglen_file;
+    eb_sizes msglen;               /* lengths from -msglen (after loading) */
+    int msglog_min, msglog_max;    /* effective min/max log */
+    int map_p, map_q;              /* -map, 0 if not given */
+    int thread_level;              /* requested MPI_THREAD_*, -1 if not given */
+    int check;                     /* -check */
+    const char *json_path;         /* --json */
+    int help;
+    int argc;                      /* the calling sequence, for the header */
+    char **argv;
+    void *family_opts;             /* the family's own settings */
+} eb_imb_options;
+
+/* Default memory limit of -mem in GB (IMB_mem_info.h's MAX_MEM_USAGE). */
+#define EB_DEFAULT_MEM_GB 1.0
+
+void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f);
+void eb_imb_options_free(eb_imb_options *o);
+
+/* Parse argv[1..argc-1] (argv[0] is the program).  0, or -1 with err. */
+int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen);
+
+/* Apply the text of an -input file (benchmark names, '#' comments). */
+int eb_imb_apply_input(eb_imb_options *o, const char *text, const char *fname,
+                       char *err, size_t errlen);
+
+/* Read a whole (small) file; NULL with err on failure. */
+char *eb_read_file(const char *path, const char *what, char *err, size_t errlen);
+
+/* Collective: rank 0 reads the -input / -msglen files, every rank gets
+ * their contents; exits all ranks with status 2 on error. */
+void eb_imb_load_files(eb_imb_options *o);
+
+/* Split a name list argument "a,b" into o's array (helper for parsers). */
+void eb_push_names(char ***arr, int *n, const char *arg);
+
+void eb_imb_print_help(const eb_imb_family *f);
+
+#endif

@@ -1,0 +1,198 @@
+#include "core/report/imb_text.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define COL_W 13
+
+enum { COL_GROUP = -1, COL_DEFECTS = -2 };
+
+int eb_imb_columns(const eb_bench *b, int multi, int check, eb_column *cols, int max)
+{
+    int n = 0;
+#define ADD(i, h) do { if (n < max - 1) { cols[n].id = (i); cols[n].header = (h); n++; } } while (0)
+    if (multi == 1)
+        ADD(COL_GROUP, "#group");
+    if (b->columns) {
+        for (const eb_column *c = b->columns; c->header; c++)
+            ADD(c->id, c->header);
+    } else {
+        if (!(b->flags & EB_F_NO_BYTES))
+            ADD(EB_COL_BYTES, "#bytes");
+        ADD(EB_COL_REPS, "#repetitions");
+        if (b->cls == EB_SINGLE_TRANSFER && multi < 0) {
+            ADD(EB_COL_T, "t[usec]");
+        } else {
+            ADD(EB_COL_TMIN, "t_min[usec]");
+            ADD(EB_COL_TMAX, "t_max[usec]");
+            ADD(EB_COL_TAVG, "t_avg[usec]");
+        }
+        if (b->nmsg > 0)
+            ADD(EB_COL_MBPS, "Mbytes/sec");
+    }
+    if (check)
+        ADD(COL_DEFECTS, "defects");
+    cols[n].header = NULL;
+#undef ADD
+    return n;
+}
+
+static void dashes(int ncols)
+{
+    putchar('#');
+    for (int i = 1; i < ncols * COL_W; i++)
+        putchar('-');
+    putchar('\n');
+}
+
+void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
+                         const eb_bench **list, const int *multi, int n)
+{
+    const char *bar = "#----------------------------------------------------------------";
+    printf("%s\n#    effbench %s (Intel(R) MPI Benchmarks 4.0 methodology), %s\n%s\n",
+           bar, EFFBENCH_VERSION, o->family->part, bar);
+    printf("# Date                  : %s\n", s->date);
+    printf("# Machine               : %s\n", s->machine);
+    printf("# System                : %s\n", s->sysname);
+    printf("# Release               : %s\n", s->release);
+    printf("# Version               : %s\n", s->version);
+    printf("# MPI Version           : %d.%d\n", s->mpi_major, s->mpi_minor);
+    printf("# MPI Thread Environment: %s\n", eb_thread_level_name(s->thread_provided));
+    printf("# MPI Library           : %s\n", s->mpi_library);
+    printf("\n");
+    printf("# Repetitions per sample: MSGSPERSAMPLE %ld, OVERALL_VOL %ld bytes, MSGS_NONAGGR %ld,\n"
+           "# iteration policy %s, at most %g seconds per sample (-time)\n",
+           o->iter.msgspersample, o->iter.overall_vol, o->iter.msgs_nonaggr,
+           eb_iter_policy_name(o->iter.policy), o->iter.secs);
+    if (o->cache.cache_mb > 0)
+        printf("# Off-cache buffers: cache size %g MB, line size %zu bytes\n",
+               o->cache.cache_mb, o->cache.line);
+    if (o->check)
+        printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
+               "# untimed pass; defects are counted in the last column.\n"
+               "# Timings of a checked run are not for publication.\n");
+    if (o->family->print_settings)
+        o->family->print_settings(o);
+    printf("\n\n# Calling sequence was: \n\n#");
+    for (int i = 0; i < o->argc; i++)
+        printf(" %s", o->argv[i]);
+    printf(" \n\n");
+    if (o->msglen.n > 0) {
+        printf("# Message lengths were user-defined\n");
+    } else {
+        printf("# Minimum message length in bytes:   0\n");
+        printf("# Maximum message length in bytes:   %zu\n", (size_t)1 << o->msglog_max);
+    }
+    printf("#\n");
+    printf("# MPI_Datatype                   :   MPI_BYTE \n");
+    printf("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
+    printf("# MPI_Op                         :   MPI_SUM  \n");
+    printf("# \n# \n\n# List of Benchmarks to run:\n\n");
+    for (int i = 0; i < n; i++)
+        printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
+    fflush(stdout);
+}
+
+static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
+{
+    eb_column cols[EB_MAX_EXTRA + 10];
+    return eb_imb_columns(b, multi, o->check, cols, (int)(sizeof cols / sizeof cols[0]));
+}
+
+void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
+                        int q, int ngroups, const int *group_ranks, int waiting,
+                        const char *mode)
+{
+    int multi = ngroups > 0 ? o->multi : -1;
+    int nc = ncols_of(b, o, multi);
+    printf("\n");
+    dashes(nc);
+    printf("# Benchmarking %s \n", name);
+    if (ngroups > 0) {
+        printf("# ( %d group%s of %d process%s each running simultaneously ) \n", ngroups,
+               ngroups == 1 ? "" : "s", q, q == 1 ? "" : "es");
+        for (int g = 0; g < ngroups; g++) {
+            printf("# Group %d:", g);
+            for (int k = 0; k < q; k++)
+                printf(" %d", group_ranks[g * q + k]);
+            printf("\n");
+        }
+        printf("#\n");
+    } else if (o->map_p > 0) {
+        printf("# #processes = %d; rank order (rowwise): \n", q);
+        for (int k = 0; k < q; k += o->map_q) {
+            printf("#");
+            for (int m = k; m < k + o->map_q && m < q; m++)
+                printf(" %d", group_ranks[m]);
+            printf("\n");
+        }
+    } else {
+        printf("# #processes = %d \n", q);
+    }
+    if (waiting > 0)
+        printf("# ( %d additional process%s waiting in MPI_Barrier)\n", waiting,
+               waiting == 1 ? "" : "es");
+    dashes(nc);
+    if (mode)
+        printf("#\n#    MODE: %s \n#\n", strcmp(mode, "aggregate") == 0 ? "AGGREGATE" : "NON-AGGREGATE");
+    fflush(stdout);
+}
+
+void eb_imb_print_table_head(const eb_bench *b, const eb_imb_options *o, int multi)
+{
+    eb_column cols[EB_MAX_EXTRA + 10];
+    eb_imb_columns(b, multi, o->check, cols, (int)(sizeof cols / sizeof cols[0]));
+    for (eb_column *c = cols; c->header; c++)
+        printf("%*s", COL_W, c->header);
+    printf("\n");
+    fflush(stdout);
+}
+
+static void print_num(double v)
+{
+    if (isfinite(v))
+        printf("%*.2f", COL_W, v);
+    else
+        printf("%*s", COL_W, "-");
+}
+
+void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
+{
+    eb_column cols[EB_MAX_EXTRA + 10];
+    eb_imb_columns(row->bench, multi, o->check, cols, (int)(sizeof cols / sizeof cols[0]));
+    for (eb_column *c = cols; c->header; c++) {
+        switch (c->id) {
+        case COL_GROUP: printf("%*d", COL_W, row->group); break;
+        case COL_DEFECTS: print_num((double)row->defects); break;
+        case EB_COL_BYTES: printf("%*zu", COL_W, row->bytes); break;
+        case EB_COL_REPS: printf("%*ld", COL_W, row->reps); break;
+        case EB_COL_T: print_num(row->t_max); break;
+        case EB_COL_TMIN: print_num(row->t_min); break;
+        case EB_COL_TMAX: print_num(row->t_max); break;
+        case EB_COL_TAVG: print_num(row->t_avg); break;
+        case EB_COL_MBPS: print_num(row->mbps); break;
+        default: print_num(row->extra[c->id - EB_COL_EXTRA]); break;
+        }
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+void eb_imb_print_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("# ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    fflush(stdout);
+}
+
+void eb_imb_print_footer(void)
+{
+    printf("\n\n# All processes entering MPI_Finalize\n\n");
+    fflush(stdout);
+}

@@ -1,0 +1,28 @@
+/* IMB's text output on stdout: header, benchmark blocks, rows, the final
+ * line.  Formats follow the IMB user guide and the real IMB output in
+ * shared/samples/imb (13-character right-aligned columns). */
+#ifndef EB_REPORT_IMB_TEXT_H
+#define EB_REPORT_IMB_TEXT_H
+
+#include "core/bench.h"
+#include "core/options.h"
+#include "core/sysinfo.h"
+
+/* The columns of a row of bench b, as printed (terminated by header NULL).
+ * multi_rows: -multi 1 adds a leading group column; check adds defects. */
+int eb_imb_columns(const eb_bench *b, int multi, int check, eb_column *cols, int max);
+
+void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
+                         const eb_bench **list, const int *multi, int n);
+
+/* "# Benchmarking NAME" block.  groups: ranks of each group (world ranks),
+ * ngroups x q; waiting: processes outside every group. */
+void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
+                        int q, int ngroups, const int *group_ranks, int waiting,
+                        const char *mode);
+void eb_imb_print_table_head(const eb_bench *b, const eb_imb_options *o, int multi);
+void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi);
+void eb_imb_print_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void eb_imb_print_footer(void);
+
+#endif

@@ -1,0 +1,88 @@
+#include "core/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+eb_mma eb_reduce_mma(double v, MPI_Comm comm)
+{
+    eb_mma r;
+    int n;
+    double sum;
+    MPI_Comm_size(comm, &n);
+    MPI_Allreduce(&v, &r.min, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(&v, &r.max, 1, MPI_DOUBLE, MPI_MAX, comm);
+    MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    r.avg = sum / n;
+    return r;
+}
+
+int eb_rank_of_max(double v, MPI_Comm comm, double *vmax)
+{
+    struct {
+        double v;
+        int rank;
+    } in, out;
+    in.v = v;
+    MPI_Comm_rank(comm, &in.rank);
+    MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    if (vmax)
+        *vmax = out.v;
+    return out.rank;
+}
+
+double eb_mean(const double *v, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return n ? s / n : NAN;
+}
+
+double eb_logavg(const double *v, int n)
+{
+    double s = 0;
+    if (n == 0)
+        return NAN;
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] > 0))
+            return 0;
+        s += log(v[i]);
+    }
+    return exp(s / n);
+}
+
+double eb_std_error(const double *v, int n)
+{
+    if (n < 2)
+        return NAN;
+    double m = eb_mean(v, n), ss = 0;
+    for (int i = 0; i < n; i++)
+        ss += (v[i] - m) * (v[i] - m);
+    return sqrt(ss / (n - 1)) / sqrt((double)n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void eb_sort_doubles(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_double); }
+
+double eb_quantile_sorted(const double *s, int n, double q)
+{
+    if (n == 0)
+        return NAN;
+    double pos = q * (n - 1);
+    int i = (int)floor(pos);
+    if (i >= n - 1)
+        return s[n - 1];
+    double f = pos - i;
+    return s[i] + f * (s[i + 1] - s[i]);
+}
+
+double eb_median(double *v, int n)
+{
+    eb_sort_doubles(v, n);
+    return eb_quantile_sorted(v, n, 0.5);
+}

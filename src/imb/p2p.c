@@ -1,0 +1,116 @@
+/* IMB-MPI1 point-to-point benchmarks: PingPong, PingPing (and their
+ * SpecificSource variants), Sendrecv, Exchange, as the IMB user guide
+ * defines them.  MPI_BYTE data; the receiving side of PingPong and PingPing
+ * uses MPI_ANY_SOURCE, the SpecificSource variants the partner's rank. */
+#include "core/bench.h"
+#include "core/registry.h"
+
+#define TAG 1000
+
+static int partner(const eb_ctx *c) { return 1 - c->rank; }
+static int left(const eb_ctx *c) { return (c->rank - 1 + c->size) % c->size; }
+static int right(const eb_ctx *c) { return (c->rank + 1) % c->size; }
+
+static void pingpong(eb_ctx *c, long first, long n, int source)
+{
+    int peer = partner(c), x = (int)c->x;
+    for (long i = first; i < first + n; i++) {
+        if (c->rank == 0) {
+            MPI_Send(eb_sbuf(c, i), x, MPI_BYTE, peer, TAG, c->comm);
+            MPI_Recv(eb_rbuf(c, i), x, MPI_BYTE, source, TAG, c->comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(eb_rbuf(c, i), x, MPI_BYTE, source, TAG, c->comm, MPI_STATUS_IGNORE);
+            MPI_Send(eb_sbuf(c, i), x, MPI_BYTE, peer, TAG, c->comm);
+        }
+    }
+}
+
+static void pingpong_any(eb_ctx *c, long first, long n) { pingpong(c, first, n, MPI_ANY_SOURCE); }
+static void pingpong_specific(eb_ctx *c, long first, long n) { pingpong(c, first, n, partner(c)); }
+
+static void pingping(eb_ctx *c, long first, long n, int source)
+{
+    int peer = partner(c), x = (int)c->x;
+    MPI_Request req;
+    for (long i = first; i < first + n; i++) {
+        MPI_Isend(eb_sbuf(c, i), x, MPI_BYTE, peer, TAG, c->comm, &req);
+        MPI_Recv(eb_rbuf(c, i), x, MPI_BYTE, source, TAG, c->comm, MPI_STATUS_IGNORE);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    }
+}
+
+static void pingping_any(eb_ctx *c, long first, long n) { pingping(c, first, n, MPI_ANY_SOURCE); }
+static void pingping_specific(eb_ctx *c, long first, long n) { pingping(c, first, n, partner(c)); }
+
+static long check_from_partner(eb_ctx *c, long i)
+{
+    return eb_check_pattern(eb_rbuf(c, i), c->x, partner(c), 0);
+}
+
+static void sendrecv(eb_ctx *c, long first, long n)
+{
+    int x = (int)c->x, l = left(c), r = right(c);
+    for (long i = first; i < first + n; i++)
+        MPI_Sendrecv(eb_sbuf(c, i), x, MPI_BYTE, r, TAG, eb_rbuf(c, i), x, MPI_BYTE, l, TAG,
+                     c->comm, MPI_STATUS_IGNORE);
+}
+
+static long check_sendrecv(eb_ctx *c, long i)
+{
+    return eb_check_pattern(eb_rbuf(c, i), c->x, left(c), 0);
+}
+
+/* Exchange sends from two separate buffers (the guide), so the send extent
+ * is 2X; the receive extent is 2X too, so -check can see both messages. */
+static void exchange_extents(size_t x, int np, size_t *s_len, size_t *r_len)
+{
+    (void)np;
+    *s_len = 2 * x;
+    *r_len = 2 * x;
+}
+
+static void exchange(eb_ctx *c, long first, long n)
+{
+    int x = (int)c->x, l = left(c), r = right(c);
+    MPI_Request req[2];
+    for (long i = first; i < first + n; i++) {
+        char *s = eb_sbuf(c, i), *rb = eb_rbuf(c, i);
+        MPI_Isend(s, x, MPI_BYTE, r, TAG, c->comm, &req[0]);
+        MPI_Isend(s + x, x, MPI_BYTE, l, TAG, c->comm, &req[1]);
+        MPI_Recv(rb, x, MPI_BYTE, l, TAG, c->comm, MPI_STATUS_IGNORE);
+        MPI_Recv(rb + x, x, MPI_BYTE, r, TAG, c->comm, MPI_STATUS_IGNORE);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    }
+}
+
+/* From the left neighbour comes what it sent to its right (its first half),
+ * from the right neighbour what it sent to its left (its second half). */
+static long check_exchange(eb_ctx *c, long i)
+{
+    const char *rb = eb_rbuf(c, i);
+    return eb_check_pattern(rb, c->x, left(c), 0) + eb_check_pattern(rb + c->x, c->x, right(c), c->x);
+}
+
+static const eb_bench p2p_benches[] = {
+    {.component = "mpi1", .name = "PingPong", .order = 100, .cls = EB_SINGLE_TRANSFER,
+     .fixed_procs = 2, .nmsg = 1, .time_divisor = 2, .kernel = pingpong_any,
+     .check = check_from_partner},
+    {.component = "mpi1", .name = "PingPongSpecificSource", .order = 110,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+     .time_divisor = 2, .kernel = pingpong_specific, .check = check_from_partner},
+    {.component = "mpi1", .name = "PingPing", .order = 120, .cls = EB_SINGLE_TRANSFER,
+     .fixed_procs = 2, .nmsg = 1, .kernel = pingping_any, .check = check_from_partner},
+    {.component = "mpi1", .name = "PingPingSpecificSource", .order = 130,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+     .kernel = pingping_specific, .check = check_from_partner},
+    {.component = "mpi1", .name = "Sendrecv", .order = 140, .cls = EB_PARALLEL_TRANSFER,
+     .nmsg = 2, .kernel = sendrecv, .check = check_sendrecv},
+    {.component = "mpi1", .name = "Exchange", .order = 150, .cls = EB_PARALLEL_TRANSFER,
+     .nmsg = 4, .extents = exchange_extents, .kernel = exchange, .check = check_exchange},
+};
+
+EB_CONSTRUCTOR(register_p2p)
+{
+    for (size_t i = 0; i < sizeof p2p_benches / sizeof p2p_benches[0]; i++)
+        eb_register_bench(&p2p_benches[i]);
+}

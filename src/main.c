@@ -1,0 +1,104 @@
+/* effbench: argv[0] (IMB-MPI1, b_eff, ...) or the first word (effbench mpi1
+ * ...) picks the component; the component does everything else. */
+#include "core/error.h"
+#include "core/registry.h"
+#include "core/sysinfo.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "effbench %s: MPI benchmarks (IMB, b_eff, b_eff_io, SKaMPI) in one program\n\n"
+               "Usage: mpirun -np P effbench COMPONENT [options]\n"
+               "       mpirun -np P IMB-MPI1 [options]   (and the other program names)\n\n"
+               "Components:\n", EFFBENCH_VERSION);
+    for (int i = 0; i < eb_component_count(); i++) {
+        const eb_component *c = eb_component_at(i);
+        fprintf(f, "  %-10s", c->name);
+        for (int a = 0; a < 3 && c->aliases[a]; a++)
+            fprintf(f, "%s%s", a ? ", " : "(", c->aliases[a]);
+        fprintf(f, "%s %s\n", c->aliases[0] ? ")" : "", c->summary);
+    }
+    fprintf(f, "\n`effbench COMPONENT -h` lists a component's options.\n");
+}
+
+/* The thread level must be known before MPI_Init_thread, so scan for it. */
+static int requested_thread_level(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "-thread_level") == 0) {
+            int l = eb_thread_level_parse(argv[i + 1]);
+            return l >= 0 ? l : MPI_THREAD_SINGLE;
+        }
+    return MPI_THREAD_SINGLE;
+}
+
+/* Every rank parses rank 0's command line, so every rank reaches the same
+ * verdict on it (IMB: "process 0 reads all command-line arguments and
+ * broadcasts them"). */
+static char **bcast_argv(int *argc, char **argv)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    long len = 0;
+    if (rank == 0)
+        for (int i = 0; i < *argc; i++)
+            len += (long)strlen(argv[i]) + 1;
+    MPI_Bcast(argc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    char *blob = eb_malloc((size_t)len + 1);
+    if (rank == 0) {
+        char *p = blob;
+        for (int i = 0; i < *argc; i++) {
+            size_t n = strlen(argv[i]) + 1;
+            memcpy(p, argv[i], n);
+            p += n;
+        }
+    }
+    MPI_Bcast(blob, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    char **out = eb_calloc((size_t)*argc + 1, sizeof *out);
+    char *p = blob;
+    for (int i = 0; i < *argc; i++) {
+        out[i] = p;
+        p += strlen(p) + 1;
+    }
+    return out;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, rank;
+    MPI_Init_thread(&argc, &argv, requested_thread_level(argc, argv), &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    argv = bcast_argv(&argc, argv);
+
+    const char *prog = strrchr(argv[0], '/');
+    prog = prog ? prog + 1 : argv[0];
+    const eb_component *c = eb_find_component(prog);
+    if (!c) {
+        if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+            if (rank == 0)
+                usage(argc < 2 ? stderr : stdout);
+            eb_exit_all(argc < 2 ? EB_EXIT_USAGE : EB_EXIT_OK, NULL);
+        }
+        if (!strcmp(argv[1], "--version")) {
+            if (rank == 0)
+                printf("effbench %s\n", EFFBENCH_VERSION);
+            eb_exit_all(EB_EXIT_OK, NULL);
+        }
+        c = eb_find_component(argv[1]);
+        if (!c) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "unknown component '%s' (run `effbench --help` for the list)",
+                     argv[1]);
+            eb_exit_all(EB_EXIT_USAGE, msg);
+        }
+        argc--;
+        argv++;
+    }
+    int status = c->main(c, argc, argv);
+    eb_exit_all(status, NULL);
+}

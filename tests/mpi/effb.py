@@ -1,0 +1,122 @@
+"""Shared helpers for the MPI tests: launching effbench under either MPI
+library and parsing IMB-format output and JSON Lines files.
+
+Environment:
+  EFFBENCH_BUILD  build directory holding `effbench` and its symlinks
+                  (default: <repo>/build, or <repo>/build-mpich for mpich)
+  EFFBENCH_MPI    `openmpi` (default) or `mpich`
+"""
+import json
+import os
+import pathlib
+import re
+import subprocess
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MPI = os.environ.get("EFFBENCH_MPI", "openmpi")
+BUILD = pathlib.Path(os.environ.get(
+    "EFFBENCH_BUILD", ROOT / ("build" if MPI == "openmpi" else "build-mpich")))
+
+OPENMPI_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
+    "OMPI_MCA_rmaps_base_oversubscribe": "1",
+    # Oversubscribed ranks must yield, or 4 ranks on 2 cores crawl.
+    "OMPI_MCA_mpi_yield_when_idle": "1",
+}
+
+
+class Result:
+    def __init__(self, proc, elapsed):
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+        self.elapsed = elapsed
+
+    def __repr__(self):
+        return (f"<Result rc={self.returncode} elapsed={self.elapsed:.1f}s\n"
+                f"stdout:\n{self.stdout[-3000:]}\nstderr:\n{self.stderr[-3000:]}>")
+
+
+def mpiexec(np):
+    if MPI == "openmpi":
+        return ["mpiexec.openmpi", "--oversubscribe", "-n", str(np)]
+    return ["mpiexec.mpich", "-n", str(np)]
+
+
+def env():
+    e = dict(os.environ)
+    if MPI == "openmpi":
+        e.update(OPENMPI_ENV)
+    return e
+
+
+def run(np, program, *args, timeout=300, cwd=None, extra_env=None):
+    """Run BUILD/program under mpiexec with np ranks; never raises on failure."""
+    cmd = mpiexec(np) + [str(BUILD / program)] + [str(a) for a in args]
+    e = env()
+    if extra_env:
+        e.update(extra_env)
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          cwd=cwd, env=e)
+    return Result(proc, time.monotonic() - t0)
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def parse_imb(text):
+    """Parse IMB-format output into blocks:
+    {name, procs, groups: [[ranks]], mode, waiting, header: [col], rows: [[str]], notes: [str]}.
+    """
+    blocks = []
+    cur = None
+    for line in text.splitlines():
+        m = re.match(r"^# Benchmarking (\S+) $", line)
+        if m:
+            cur = {"name": m.group(1), "procs": None, "groups": [], "mode": None,
+                   "waiting": 0, "header": None, "rows": [], "notes": []}
+            blocks.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"^# #processes = (\d+)", line)
+        if m:
+            cur["procs"] = int(m.group(1))
+            continue
+        m = re.match(r"^# \( (\d+) groups? of (\d+) process(?:es)? each running simultaneously \) $", line)
+        if m:
+            cur["procs"] = int(m.group(2))
+            continue
+        m = re.match(r"^# Group (\d+):((?: \d+)+)$", line)
+        if m:
+            cur["groups"].append([int(v) for v in m.group(2).split()])
+            continue
+        m = re.match(r"^# \( (\d+) additional process(?:es)? waiting in MPI_Barrier\)$", line)
+        if m:
+            cur["waiting"] = int(m.group(1))
+            continue
+        m = re.match(r"^#    MODE: (AGGREGATE|NON-AGGREGATE) $", line)
+        if m:
+            cur["mode"] = m.group(1)
+            continue
+        if line.startswith("# All processes entering MPI_Finalize"):
+            cur = None
+            continue
+        if line.startswith("#"):
+            if line.startswith("# ") and not line.startswith("# #"):
+                cur["notes"].append(line[2:])
+            continue
+        if not line.strip():
+            continue
+        if cur["header"] is None:
+            cur["header"] = line.split()
+            cur["header_line"] = line
+        else:
+            cur["rows"].append(line.split())
+    return blocks

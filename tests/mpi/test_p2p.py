@@ -1,0 +1,98 @@
+"""IMB-MPI1 point-to-point benchmarks under 1..4 ranks: exact table format,
+zero defects under -check, and JSON rows equal to the printed rows."""
+import pytest
+
+from effb import parse_imb, read_jsonl, run, MPI
+
+P2P = ["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource",
+       "Sendrecv", "Exchange"]
+SINGLE = {"PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource"}
+NMSG = {"PingPong": 1, "PingPongSpecificSource": 1, "PingPing": 1,
+        "PingPingSpecificSource": 1, "Sendrecv": 2, "Exchange": 4}
+SIZES = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+
+HEAD_SINGLE = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"
+HEAD_PARALLEL = ("       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
+                 "   Mbytes/sec      defects")
+
+
+def expected_qs(np):
+    if np == 1:
+        return [1]
+    qs, q = [], 2
+    while q < np:
+        qs.append(q)
+        q *= 2
+    return qs + [np]
+
+
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_p2p_checked(tmp_path, np):
+    js = tmp_path / "p2p.jsonl"
+    r = run(np, "IMB-MPI1", *P2P, "-msglog", "10", "-iter", "50", "-time", "0.05",
+            "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    recs = read_jsonl(js)
+    assert recs[0]["type"] == "run" and recs[0]["procs"] == np
+    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+    results = [x for x in recs if x["type"] == "result"]
+    printed = 0
+    for b in blocks:
+        name = b["name"]
+        if name in SINGLE:
+            if np == 1:
+                assert b["rows"] == [] and any("NOT RUN" in n for n in b["notes"]), b
+                continue
+            assert b["procs"] == 2
+            assert b["waiting"] == np - 2
+            assert b["header_line"] == HEAD_SINGLE
+        else:
+            assert b["header_line"] == HEAD_PARALLEL
+        assert [int(row[0]) for row in b["rows"]] == SIZES, b
+        for row in b["rows"]:
+            assert float(row[-1]) == 0.0, (name, row)  # defects
+            assert int(row[1]) == 50
+        printed += len(b["rows"])
+    # Q lists: single transfer on 2, parallel on [1,]2,4,...,P
+    for name in ("Sendrecv", "Exchange"):
+        assert [b["procs"] for b in blocks if b["name"] == name] == expected_qs(np)
+    assert len(results) == printed
+    # every printed row equals its JSON record (2-decimal rounding)
+    it = iter(results)
+    for b in blocks:
+        for row in b["rows"]:
+            rec = next(it)
+            assert rec["benchmark"] == b["name"] and rec["bytes"] == int(row[0])
+            assert rec["procs"] == b["procs"] and rec["defects"] == 0
+            assert rec["t_min_us"] <= rec["t_avg_us"] <= rec["t_max_us"]
+            if b["name"] in SINGLE:
+                assert row[2] == f"{rec['t_max_us']:.2f}"
+            else:
+                assert row[2:5] == [f"{rec['t_min_us']:.2f}", f"{rec['t_max_us']:.2f}",
+                                    f"{rec['t_avg_us']:.2f}"]
+            mb = NMSG[b["name"]] * rec["bytes"] / 1.048576 / rec["t_max_us"]
+            assert rec["mbytes_per_s"] == pytest.approx(mb, rel=1e-12)
+            assert row[-2] == f"{rec['mbytes_per_s']:.2f}"
+
+
+def test_multi_groups_and_map(tmp_path):
+    r = run(4, "IMB-MPI1", "PingPong", "Sendrecv", "-multi", "1", "-msglog", "2",
+            "-iter", "20", "-time", "0.05", "-check")
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    pp = [b for b in blocks if b["name"] == "Multi-PingPong"]
+    assert len(pp) == 1 and pp[0]["groups"] == [[0, 1], [2, 3]]
+    assert pp[0]["header"][0] == "#group"
+    # -multi 1: one row per group and length
+    assert [(int(r_[0]), int(r_[1])) for r_ in pp[0]["rows"]] == [
+        (g, x) for x in (0, 1, 2, 4) for g in (0, 1)]
+    sr = [b for b in blocks if b["name"] == "Multi-Sendrecv"]
+    assert [b["groups"] for b in sr] == [[[0, 1], [2, 3]], [[0, 1, 2, 3]]]
+    # -map 2x2 numbers ranks down the columns and reads them along the rows
+    r = run(4, "IMB-MPI1", "Multi-PingPong", "-map", "2x2", "-msglog", "1",
+            "-iter", "10", "-time", "0.05")
+    assert r.returncode == 0, r
+    b = parse_imb(r.stdout)[0]
+    assert b["groups"] == [[0, 2], [1, 3]]
+    assert b["header"][:3] == ["#bytes", "#repetitions", "t_min[usec]"]
