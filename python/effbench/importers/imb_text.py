@@ -9,14 +9,14 @@ from pathlib import Path
 
 from ..records import FormatError, ParsedRun, new_end, new_result, new_run
 
-BANNER = re.compile(
-    r"Intel\s*\(R\)\s*MPI\s+Benchmark(?:s|\s+Suite)?\s+(?P<version>\S+?),?\s+"
-    r"(?P<part>MPI-?1|MPI-2|MPI-IO|MPI-NBC|MPI-RMA|EXT|IO|NBC|RMA)\s+part", re.I)
+BANNER = re.compile(r"(?P<tool>effbench|MPI\s+Benchmark(?:s|\s+Suite)?)\s+V?(?P<version>[^\s,]+)"
+                    r".*?(?P<part>MPI-?1|MPI-2|MPI-IO|MPI-NBC|MPI-RMA|EXT|IO|NBC|RMA)\s+part",
+                    re.I)
 PART_COMPONENT = {"mpi1": "mpi1", "mpi-1": "mpi1", "mpi-2": "ext", "ext": "ext",
                   "mpi-io": "io", "io": "io", "mpi-nbc": "nbc", "nbc": "nbc",
                   "mpi-rma": "rma", "rma": "rma"}
 HEADER_FIELD = re.compile(r"^#\s*(Date|Machine|System|Release|Version|MPI Version|"
-                          r"MPI Thread Environment)\s*:\s?(.*)$")
+                          r"MPI Thread Environment|MPI Library)\s*:\s?(.*)$")
 BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(\S+)\s*$")
 PROCESSES = re.compile(r"^#?\s*\(?\s*#?\s*processes\s*=\s*(\d+)")
 GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups\s+of\s+(\d+)\s+processes")
@@ -63,7 +63,7 @@ def _iso_date(text: str) -> str | None:
 def parse_imb_text(path: str | Path) -> ParsedRun:
     path = Path(path)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    component = version = None
+    component = version = tool = None
     header: dict[str, str] = {}
     command_line: list[str] | None = None
     results = []
@@ -81,6 +81,7 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
             if m:
                 component = PART_COMPONENT[m.group("part").lower()]
                 version = m.group("version")
+                tool = "effbench" if m.group("tool").lower() == "effbench" else "IMB"
             continue
         if line.startswith("#") and columns is None and bench is None:
             m = HEADER_FIELD.match(line)
@@ -153,7 +154,8 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
     uname = {"sysname": header.get("System"), "nodename": None,
              "release": header.get("Release"), "version": header.get("Version"),
              "machine": header.get("Machine")}
-    run = new_run(component, "IMB", max_procs, version=version,
+    run = new_run(component, tool, max_procs, version=version,
+                  mpi_library=header.get("MPI Library") or None,
                   start=_iso_date(header.get("Date", "")), uname=uname,
                   mpi_version=header.get("MPI Version") or None,
                   thread_level=header.get("MPI Thread Environment") or None,
