@@ -19,7 +19,7 @@ HEADER_FIELD = re.compile(r"^#\s*(Date|Machine|System|Release|Version|MPI Versio
                           r"MPI Thread Environment|MPI Library)\s*:\s?(.*)$")
 BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(\S+)\s*$")
 PROCESSES = re.compile(r"^#?\s*\(?\s*#?\s*processes\s*=\s*(\d+)")
-GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups\s+of\s+(\d+)\s+processes")
+GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups?\s+of\s+(\d+)\s+processes")
 MODE = re.compile(r"^#\s*MODE:\s*(AGGREGATE|NON-AGGREGATE)\s*$", re.I)
 
 # Column heading (unit stripped, lower case) -> JSON field.
