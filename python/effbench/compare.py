@@ -143,4 +143,4 @@ def print_comparison(cmp: Comparison, console, label_a: str, label_b: str,
         f"{len(cmp.improvements)} better and {slower} worse beyond the noise; "
         f"{len(cmp.regressions)} regressions beyond {cmp.threshold * 100:g}%"
         + (f"; {cmp.only_a} rows only in A" if cmp.only_a else "")
-        + (f"; {cmp.only_b} rows only in B" if cmp.only_b else ""))
+        + (f"; {cmp.only_b} rows only in B" if cmp.only_b else ""), soft_wrap=True)

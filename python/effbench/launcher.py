@@ -85,9 +85,13 @@ def run_effbench(args) -> int:
     from .store.db import Store, StoreError
 
     console = Console(stderr=True, highlight=False)
+
+    def say(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
     binary = find_effbench(args.effbench)
     if not binary:
-        console.print("effbench-results: error: no effbench executable: use --effbench PATH, "
+        say("effbench-results: error: no effbench executable: use --effbench PATH, "
                       "set EFFBENCH or put effbench on PATH")
         return 2
     mpiexec = shlex.split(args.mpiexec or os.environ.get("EFFBENCH_MPIEXEC") or "mpiexec")
@@ -105,7 +109,7 @@ def run_effbench(args) -> int:
         for key, value in OPENMPI_ROOT_ENV.items():
             env.setdefault(key, value)
 
-    console.print(f"running: {shlex.join(cmd)}")
+    say(f"running: {shlex.join(cmd)}")
     follower = JsonlFollower(json_path)
     rows = 0
     status = None
@@ -119,7 +123,7 @@ def run_effbench(args) -> int:
         try:
             proc = subprocess.Popen(cmd, stdout=text_out, stderr=err_out, env=env)
         except OSError as exc:
-            console.print(f"effbench-results: error: cannot start {cmd[0]}: {exc.strerror}")
+            say(f"effbench-results: error: cannot start {cmd[0]}: {exc.strerror}")
             return 2
         while True:
             done = proc.poll() is not None
@@ -149,7 +153,7 @@ def run_effbench(args) -> int:
         sys.stderr.write(stderr)
     elapsed = time.monotonic() - started
     if code != 0 or status != "ok":
-        console.print(f"effbench-results: error: effbench exited with status {code}"
+        say(f"effbench-results: error: effbench exited with status {code}"
                       + ("" if status == "ok" else f", run status {status or 'missing'}")
                       + (f"; the results so far are in {json_path}" if json_path.exists()
                          else "; no JSON Lines file was written")
@@ -161,14 +165,14 @@ def run_effbench(args) -> int:
             run_id, _ = store.import_run(parsed)
             where = store.display_url
     except (FormatError, StoreError) as exc:
-        console.print(f"effbench-results: error: {exc}; the run stays in {json_path}")
+        say(f"effbench-results: error: {exc}; the run stays in {json_path}")
         return 2
     benches = sorted({r["benchmark"] for r in parsed.results})
-    console.print(f"{len(parsed.results)} rows of {len(benches)} benchmarks "
+    say(f"{len(parsed.results)} rows of {len(benches)} benchmarks "
                   f"({', '.join(benches)}) in {elapsed:.1f} s; stored as run {run_id} in {where}; "
                   f"JSON Lines: {json_path}; text output: {text_path}")
     if args.report:
         from .report import write_report
         index = write_report([(f"run {run_id}", parsed)], Path(args.report))
-        console.print(f"report: {index}")
+        say(f"report: {index}")
     return 0
