@@ -37,7 +37,7 @@ def detect_format(path: str | Path) -> str:
         return "beff"
     if "SKaMPI Version" in head:
         return "skampi"
-    if "MPI Benchmark" in head and " part" in head:
+    if ("MPI Benchmark" in head or "effbench" in head) and " part" in head:
         return "imb"
     raise FormatError(path, 1, "unknown format (not effbench JSON Lines, IMB text, b_eff, "
                       "b_eff_io or SKaMPI output)")
