@@ -599,9 +599,37 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* Rows the plan will print (lengths skipped for -mem not foreseen), for
+ * progress displays. */
+static long planned_rows(const eb_imb_options *o, const plan_t *p, int P)
+{
+    long rows = 0;
+    for (int i = 0; i < p->n; i++) {
+        const eb_bench *b = p->list[i];
+        int qs[EB_MAX_PROCSETS], nq = 1;
+        if (b->fixed_procs > 0) {
+            if (P < b->fixed_procs)
+                continue;
+            qs[0] = b->fixed_procs;
+        } else {
+            nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+        }
+        eb_sizes s = sizes_for(o, b);
+        long per_q = 0;
+        for (int k = 0; k < nq; k++)
+            per_q += p->multi[i] == 1 ? P / qs[k] : 1;
+        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? 2 : 1);
+        eb_sizes_free(&s);
+    }
+    return rows;
+}
+
 static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
 {
+    int P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
     eb_json_object(j, "options");
+    eb_json_int(j, "planned_rows", planned_rows(o, p, P));
     eb_json_array(j, "benchmarks");
     for (int i = 0; i < p->n; i++) {
         char name[128];
