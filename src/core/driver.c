@@ -17,6 +17,20 @@
 
 #define EB_MAX_PROCSETS 64
 
+/* --resume: rows of the earlier file, not measured again */
+static char **resume_keys;
+static int n_resume_keys;
+
+static int already_measured(const char *name, const char *mode, int q, size_t x, int last_group)
+{
+    char key[256];
+    eb_row_key(key, sizeof key, name, mode, q, x, last_group);
+    for (int i = 0; i < n_resume_keys; i++)
+        if (strcmp(resume_keys[i], key) == 0)
+            return 1;
+    return 0;
+}
+
 const eb_bench *eb_find_bench(const char *component, const char *name, int *multi)
 {
     *multi = 0;
@@ -528,7 +542,14 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
         for (int i = 0; i < sizes.n; i++)
             if (sizes.v[i] > R.max_size)
                 R.max_size = sizes.v[i];
+        long resumed = 0;
         for (int i = 0; i < sizes.n; i++) {
+            /* rows are written group by group, so the last group's row
+             * means the whole length was measured */
+            if (already_measured(name, mode, q, sizes.v[i], multi == 1 ? ngroups - 1 : -1)) {
+                resumed++;
+                continue;
+            }
             double need = buffer_bytes(&R, sizes.v[i]);
             if (need > o->mem_gb * 1073741824.0) {
                 if (wrank == 0)
@@ -539,6 +560,9 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
             }
             measure_size(&R, sizes.v[i]);
         }
+        if (resumed && wrank == 0)
+            eb_imb_print_note("%ld length%s already in %s: not measured again (--resume)", resumed,
+                              resumed == 1 ? "" : "s", o->json_path);
         eb_sizes_free(&sizes);
         eb_buf_free(&R.ctx.s);
         eb_buf_free(&R.ctx.r);
@@ -701,14 +725,18 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
-    eb_jsonl_open(o.json_path);
-    eb_json run;
-    eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
-    options_json(&run, &o, &plan);
-    if (wrank == 0)
-        eb_jsonl_emit(&run);
-    else
-        eb_json_free(&run);
+    if (o.resume) {
+        eb_jsonl_resume(o.json_path, family->component, &resume_keys, &n_resume_keys);
+    } else {
+        eb_jsonl_open(o.json_path);
+        eb_json run;
+        eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
+        options_json(&run, &o, &plan);
+        if (wrank == 0)
+            eb_jsonl_emit(&run);
+        else
+            eb_json_free(&run);
+    }
 
     eb_warn_oversubscription();
     if (wrank == 0)
@@ -721,6 +749,9 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     free(plan.list);
     free(plan.multi);
     free(order);
+    for (int i = 0; i < n_resume_keys; i++)
+        free(resume_keys[i]);
+    free(resume_keys);
     eb_imb_options_free(&o);
     return EB_EXIT_OK;
 }

@@ -247,9 +247,12 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             i++;
         } else if (!strcmp(a, "-check")) {
             o->check = 1;
-        } else if (!strcmp(a, "--json")) {
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
             NEED_VALUE();
+            if (o->json_path)
+                return eb_err(err, errlen, "--json and --resume name one file, once");
             o->json_path = val;
+            o->resume = a[2] == 'r';
             i++;
         } else if (is_option(a)) {
             int r = o->family->parse_option ? o->family->parse_option(o, argc, argv, &i, err, errlen) : 0;
@@ -410,7 +413,9 @@ void eb_imb_print_help(const eb_imb_family *f)
            "                            min, max and spread (default 1: IMB's table)\n"
            "  -sync barrier|window      window: start every repetition at an agreed global\n"
            "                            time (offset-corrected clocks), per-repetition maxima\n"
-           "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n",
+           "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n"
+           "  --resume FILE             continue a crashed --json FILE: measure only the\n"
+           "                            rows missing from it and append them\n",
            f->program, f->component, f->iter.msgspersample, f->iter.overall_vol / 1048576,
            f->iter.msgs_nonaggr, eb_iter_policy_name(f->iter.policy), f->iter.secs,
            EB_DEFAULT_MEM_GB, f->minmsglog, f->maxmsglog);
