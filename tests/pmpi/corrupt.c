@@ -9,7 +9,7 @@
  *   EFFBENCH_CORRUPT_COUNT_FILE=f  write the count to f at MPI_Finalize
  *
  * Covered: MPI_Recv, MPI_Sendrecv, MPI_Irecv and the nonblocking collectives
- * completed by MPI_Wait / MPI_Waitall / MPI_Test, and the blocking
+ * (all of IMB-NBC's) completed by MPI_Wait / MPI_Waitall / MPI_Test, and the blocking
  * collectives that deliver data (Bcast to non-roots, Reduce at the root,
  * Allreduce, Gather(v) at the root, Allgather(v), Scatter(v), Alltoall(v),
  * Reduce_scatter(_block), Scan). */
@@ -319,6 +319,55 @@ int MPI_Iscatter(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI
 {
     int rc = PMPI_Iscatter(sb, sc, st, rb, rc_, rt, root, comm, req);
     track(*req, rb, rc_, rt);
+    return rc;
+}
+
+int MPI_Iallgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                    const int displs[], MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+{
+    int rc = PMPI_Iallgatherv(sb, sc, st, rb, rcs, displs, rt, comm, req);
+    track(*req, rb, rcs[0], rt);
+    return rc;
+}
+
+int MPI_Igatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                 const int displs[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    int rc = PMPI_Igatherv(sb, sc, st, rb, rcs, displs, rt, root, comm, req);
+    if (comm_rank(comm) == root)
+        track(*req, rb, rcs[0] > 0 ? rcs[0] : 0, rt);
+    return rc;
+}
+
+int MPI_Iscatterv(const void *sb, const int scs[], const int displs[], MPI_Datatype st, void *rb,
+                  int rc_, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    int rc = PMPI_Iscatterv(sb, scs, displs, st, rb, rc_, rt, root, comm, req);
+    track(*req, rb, rc_, rt);
+    return rc;
+}
+
+int MPI_Ialltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
+                   const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    int rc = PMPI_Ialltoallv(sb, scs, sd, st, rb, rcs, rd, rt, comm, req);
+    /* the first non-empty incoming block */
+    for (int i = 0, n = comm_size(comm); i < n; i++)
+        if (rcs[i] > 0) {
+            int size;
+            PMPI_Type_size(rt, &size);
+            track(*req, (char *)rb + (size_t)rd[i] * (size_t)size, rcs[i], rt);
+            break;
+        }
+    return rc;
+}
+
+int MPI_Ireduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype t, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *req)
+{
+    int rc = PMPI_Ireduce_scatter(sb, rb, rcs, t, op, comm, req);
+    track(*req, rb, rcs[comm_rank(comm)], t);
     return rc;
 }
 
