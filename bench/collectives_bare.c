@@ -35,9 +35,11 @@ int main(int argc, char **argv)
     long n = atol(argv[2]);
     size_t big = (size_t)np * (size_t)x + 64;
     char *s = malloc(big), *r = malloc(big);
-    /* touch every page, as effbench does */
-    memset(s, 1, big);
-    memset(r, 2, big);
+    /* touch every page, as effbench does, and send the same data: small
+     * integer floats (effbench's reduction pattern), receive area poisoned */
+    for (size_t k = 0; k < big / sizeof(float); k++)
+        ((float *)s)[k] = (float)(rank % 7 + 1 + (int)(k % 13));
+    memset(r, 0xA5, big);
     double res[3];
     for (int op = 0; op < 3; op++) {
         for (int pass = 0; pass < 2; pass++) { /* warm-up, then time */
