@@ -115,6 +115,8 @@ typedef struct {
     int warmed;
     const char *mode;
     int aggregate;
+    eb_row *rows;        /* the table so far (printing rank), for after_table */
+    int nrows;
 } runner_t;
 
 static double max_over(double v, MPI_Comm comm)
@@ -225,11 +227,18 @@ static void emit_row(runner_t *R, size_t x, long n, double t_us, long defects)
             }
             row.t_avg = sum / (g1 - g0);
             memcpy(row.extra, all + (size_t)slowest * F_N + F_EXTRA, sizeof row.extra);
-            row.mbps = b->nmsg > 0 && row.t_max > 0
-                           ? (double)b->nmsg * (double)x / 1.048576 / row.t_max
-                           : (b->nmsg > 0 ? 0.0 : NAN);
+            int nmsg = b->nmsg_of ? b->nmsg_of(R->q) : b->nmsg;
+            row.mbps = nmsg > 0 && row.t_max > 0 ? (double)nmsg * (double)x / 1.048576 / row.t_max
+                                                 : (nmsg > 0 ? 0.0 : NAN);
             eb_imb_print_row(&row, R->o, R->multi);
             eb_jsonl_result(&row, R->o->family->component);
+            if (b->after_table) {
+                R->rows = realloc(R->rows, (size_t)(R->nrows + 1) * sizeof *R->rows);
+                if (!R->rows)
+                    eb_abort("out of memory keeping table rows");
+                R->rows[R->nrows] = row;
+                R->rows[R->nrows++].name = b->name; /* `name` is this frame's */
+            }
         }
     }
     free(mine);
@@ -306,9 +315,9 @@ static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
 {
     eb_sizes s = {0};
     size_t unit = (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
-    if (b->flags & EB_F_NO_BYTES) {
+    if (b->flags & EB_F_NO_BYTES || b->fixed_bytes > 0) {
         s.v = eb_malloc(sizeof *s.v);
-        s.v[0] = 0;
+        s.v[0] = b->fixed_bytes;
         s.n = 1;
     } else if (o->msglen.n > 0) {
         s.v = eb_malloc((size_t)o->msglen.n * sizeof *s.v);
@@ -351,7 +360,8 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
     if (active) {
         runner_t R = {.o = o, .b = b, .active = active_comm, .multi = multi, .q = q,
                       .ngroups = ngroups, .mode = mode,
-                      .aggregate = mode == NULL || strcmp(mode, "aggregate") == 0};
+                      .aggregate = mode ? strcmp(mode, "aggregate") == 0
+                                        : !(b->flags & EB_F_NONAGGR_COUNTS)};
         R.ctx.bench = b;
         R.ctx.comm = group_comm;
         R.ctx.opt = o;
@@ -378,6 +388,9 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
             measure_size(&R, sizes.v[i]);
         }
         eb_sizes_free(&sizes);
+        if (b->after_table && R.nrows > 0)
+            b->after_table(R.rows, R.nrows);
+        free(R.rows);
         eb_buf_free(&R.ctx.s);
         eb_buf_free(&R.ctx.r);
         MPI_Comm_free(&group_comm);
@@ -426,8 +439,9 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
     const char *modes[2] = {NULL, NULL};
     int nmodes = 1;
     if (b->flags & EB_F_MODES) {
-        modes[0] = "aggregate";
-        modes[1] = "non-aggregate";
+        int nonaggr_first = (b->flags & EB_F_NONAGGR_FIRST) != 0;
+        modes[nonaggr_first] = "aggregate";
+        modes[!nonaggr_first] = "non-aggregate";
         nmodes = 2;
     }
     for (int k = 0; k < nq; k++)

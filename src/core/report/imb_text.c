@@ -90,8 +90,15 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     printf("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
     printf("# MPI_Op                         :   MPI_SUM  \n");
     printf("# \n# \n\n# List of Benchmarks to run:\n\n");
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
+        for (const char *c = list[i]->list_comment; c && *c;) {
+            const char *nl = strchr(c, '\n');
+            int len = nl ? (int)(nl - c) : (int)strlen(c);
+            printf("#     %.*s\n", len, c);
+            c += len + (nl != NULL);
+        }
+    }
     fflush(stdout);
 }
 
