@@ -56,6 +56,8 @@ typedef struct eb_bench {
     /* Optional: throughput multiplicity on np processes, replacing nmsg
      * (IMB-RMA multiple transfer: np - 1 targets). */
     int (*nmsg_of)(int np);
+    int min_procs;          /* > 0: process sets smaller than this are not run
+                               (fewer processes in all: a NOT RUN note) */
     size_t fixed_bytes;     /* > 0: this one message length only (single-element atomics) */
     /* Optional lines printed under the name in the header's benchmark list
      * ('\n' separated), as IMB's benchmark comments. */

@@ -434,7 +434,16 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
         qs[0] = b->fixed_procs;
         nq = 1;
     } else {
+        if (P < b->min_procs) {
+            skip_note(o, b, b->min_procs, P);
+            return;
+        }
         nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+        int k = 0;
+        for (int i = 0; i < nq; i++)
+            if (qs[i] >= b->min_procs)
+                qs[k++] = qs[i];
+        nq = k;
     }
     const char *modes[2] = {NULL, NULL};
     int nmodes = 1;
