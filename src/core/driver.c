@@ -113,6 +113,7 @@ typedef struct {
     size_t max_size;
     long prev_n;         /* dynamic policy: counts never grow with the length */
     int warmed;
+    int warned_spread, warned_warmup;
     const char *mode;
     int aggregate;
     eb_row *rows;        /* the table so far (printing rank), for after_table */
@@ -171,75 +172,143 @@ static void fill_send(eb_ctx *c)
     }
 }
 
-/* Per-group figures, gathered to rank 0 of the active communicator. */
-enum { F_MIN, F_MAX, F_SUM, F_DEF, F_EXTRA, F_N = F_EXTRA + EB_MAX_EXTRA };
+/* Per-group figures of each timed loop, gathered to rank 0 of the active
+ * communicator: [group][loop][field]. */
+enum { F_MIN, F_MAX, F_AVG, F_N };
 
-static void emit_row(runner_t *R, size_t x, long n, double t_us, long defects)
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, int n)
+{
+    double *s = eb_malloc((size_t)n * sizeof *s);
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_dbl);
+    double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+    return m;
+}
+
+/* Noise warnings, at most one of each kind per benchmark block. */
+static void warn_noise(runner_t *R, const char *name, size_t x, const double *loop_tmax, int N,
+                       double spread)
+{
+    if (N < 3)
+        return;
+    if (spread > 1.5 && !R->warned_spread) {
+        R->warned_spread = 1;
+        eb_warn("%s, %zu bytes: the %d timed loops spread %.2fx (slowest/fastest): the machine is "
+                "noisy. Stop other work, pin ranks to cores (mpirun --bind-to core), and compare "
+                "medians (more -repeat loops, or `effbench quick`).", name, x, N, spread);
+    }
+    double rest = median_of(loop_tmax + 1, N - 1);
+    if (loop_tmax[0] > 1.5 * rest && !R->warned_warmup) {
+        R->warned_warmup = 1;
+        eb_warn("%s, %zu bytes: the first timed loop took %.2fx the median of the others: "
+                "something was still warming up (page faults, connection set-up). Its median "
+                "row is unaffected; to keep it out entirely, run with -repeat 3 or more.",
+                name, x, loop_tmax[0] / rest);
+    }
+}
+
+/* t_us[k]: this rank's time per repetition in loop k of N. */
+static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, long defects)
 {
     eb_ctx *c = &R->ctx;
     const eb_bench *b = R->b;
     int arank;
     MPI_Comm_rank(R->active, &arank);
     int G = R->ngroups;
-    double *mine = eb_calloc((size_t)G * F_N, sizeof(double));
-    double *all = eb_calloc((size_t)G * F_N, sizeof(double));
-    /* group figures: extremes over the group; extras from its slowest rank */
-    eb_mma g = eb_reduce_mma(t_us, c->comm);
+    size_t per_group = (size_t)N * F_N + 1 + EB_MAX_EXTRA; /* loops, defects, extras */
+    double *mine = eb_calloc((size_t)G * per_group, sizeof(double));
+    double *all = eb_calloc((size_t)G * per_group, sizeof(double));
+    double *f = mine + (size_t)c->group * per_group;
+    for (int k = 0; k < N; k++) {
+        eb_mma g = eb_reduce_mma(t_us[k], c->comm);
+        f[k * F_N + F_MIN] = g.min;
+        f[k * F_N + F_MAX] = g.max;
+        f[k * F_N + F_AVG] = g.avg;
+    }
+    /* extras (last loop) from the group's slowest rank */
     long gdef = 0;
     MPI_Allreduce(&defects, &gdef, 1, MPI_LONG, MPI_SUM, c->comm);
-    double dummy;
-    int slow = eb_rank_of_max(t_us, c->comm, &dummy);
-    double ex[EB_MAX_EXTRA];
+    double dummy, ex[EB_MAX_EXTRA];
+    int slow = eb_rank_of_max(t_us[N - 1], c->comm, &dummy);
     memcpy(ex, c->extra, sizeof ex);
     MPI_Bcast(ex, EB_MAX_EXTRA, MPI_DOUBLE, slow, c->comm);
     if (c->rank == 0) {
-        double *f = mine + (size_t)c->group * F_N;
-        f[F_MIN] = g.min;
-        f[F_MAX] = g.max;
-        f[F_SUM] = g.avg;
-        f[F_DEF] = (double)gdef;
-        memcpy(f + F_EXTRA, ex, sizeof ex);
+        f[(size_t)N * F_N] = (double)gdef;
+        memcpy(f + (size_t)N * F_N + 1, ex, sizeof ex);
+    } else {
+        memset(f, 0, per_group * sizeof *f);
     }
-    MPI_Reduce(mine, all, G * F_N, MPI_DOUBLE, MPI_SUM, 0, R->active);
+    MPI_Reduce(mine, all, (int)((size_t)G * per_group), MPI_DOUBLE, MPI_SUM, 0, R->active);
     if (arank == 0) {
         char name[128];
         snprintf(name, sizeof name, "%s%s", R->multi >= 0 ? "Multi-" : "", b->name);
         int rows = R->multi == 1 ? G : 1;
-        for (int k = 0; k < rows; k++) {
-            eb_row row = {.bench = b, .name = name, .mode = R->mode, .procs = R->q,
-                          .bytes = x, .reps = n, .defects = R->o->check ? 0 : -1};
-            row.group = R->multi == 1 ? k : -1;
-            int g0 = R->multi == 1 ? k : 0, g1 = R->multi == 1 ? k + 1 : G;
-            row.t_min = INFINITY;
-            row.t_max = -INFINITY;
-            double sum = 0;
+        double *lmin = eb_malloc((size_t)N * sizeof(double));
+        double *lmax = eb_malloc((size_t)N * sizeof(double));
+        double *lavg = eb_malloc((size_t)N * sizeof(double));
+        for (int r = 0; r < rows; r++) {
+            int g0 = R->multi == 1 ? r : 0, g1 = R->multi == 1 ? r + 1 : G;
+            eb_row row = {.bench = b, .name = name, .mode = R->mode, .procs = R->q, .bytes = x,
+                          .reps = n, .defects = R->o->check ? 0 : -1, .loops = N,
+                          .loop_t_max = lmax};
+            row.group = R->multi == 1 ? r : -1;
             int slowest = g0;
-            for (int gi = g0; gi < g1; gi++) {
-                double *f = all + (size_t)gi * F_N;
-                row.t_min = fmin(row.t_min, f[F_MIN]);
-                if (f[F_MAX] > row.t_max) {
-                    row.t_max = f[F_MAX];
-                    slowest = gi;
+            for (int k = 0; k < N; k++) {
+                lmin[k] = INFINITY;
+                lmax[k] = -INFINITY;
+                lavg[k] = 0;
+                for (int gi = g0; gi < g1; gi++) {
+                    const double *fk = all + (size_t)gi * per_group + (size_t)k * F_N;
+                    lmin[k] = fmin(lmin[k], fk[F_MIN]);
+                    if (fk[F_MAX] > lmax[k]) {
+                        lmax[k] = fk[F_MAX];
+                        if (k == N - 1)
+                            slowest = gi;
+                    }
+                    lavg[k] += fk[F_AVG] / (g1 - g0);
                 }
-                sum += f[F_SUM];
-                if (R->o->check)
-                    row.defects += (long)f[F_DEF];
             }
-            row.t_avg = sum / (g1 - g0);
-            memcpy(row.extra, all + (size_t)slowest * F_N + F_EXTRA, sizeof row.extra);
+            for (int gi = g0; gi < g1 && R->o->check; gi++)
+                row.defects += (long)all[(size_t)gi * per_group + (size_t)N * F_N];
+            /* one loop: IMB's numbers; several: the median of each over the loops */
+            row.t_min = N == 1 ? lmin[0] : median_of(lmin, N);
+            row.t_max = N == 1 ? lmax[0] : median_of(lmax, N);
+            row.t_avg = N == 1 ? lavg[0] : median_of(lavg, N);
+            row.rep_min = INFINITY;
+            row.rep_max = -INFINITY;
+            for (int k = 0; k < N; k++) {
+                row.rep_min = fmin(row.rep_min, lmax[k]);
+                row.rep_max = fmax(row.rep_max, lmax[k]);
+            }
+            row.spread = row.rep_min > 0 ? row.rep_max / row.rep_min : NAN;
+            memcpy(row.extra, all + (size_t)slowest * per_group + (size_t)N * F_N + 1,
+                   sizeof row.extra);
             int nmsg = b->nmsg_of ? b->nmsg_of(R->q) : b->nmsg;
             row.mbps = nmsg > 0 && row.t_max > 0 ? (double)nmsg * (double)x / 1.048576 / row.t_max
                                                  : (nmsg > 0 ? 0.0 : NAN);
             eb_imb_print_row(&row, R->o, R->multi);
             eb_jsonl_result(&row, R->o->family->component);
+            warn_noise(R, name, x, lmax, N, row.spread);
             if (b->after_table) {
                 R->rows = realloc(R->rows, (size_t)(R->nrows + 1) * sizeof *R->rows);
                 if (!R->rows)
                     eb_abort("out of memory keeping table rows");
                 R->rows[R->nrows] = row;
-                R->rows[R->nrows++].name = b->name; /* `name` is this frame's */
+                /* `name` and the loop times live in this frame */
+                R->rows[R->nrows].name = b->name;
+                R->rows[R->nrows++].loop_t_max = NULL;
             }
         }
+        free(lmin);
+        free(lmax);
+        free(lavg);
     }
     free(mine);
     free(all);
@@ -267,17 +336,21 @@ static void measure_size(runner_t *R, size_t x)
         R->warmed = 1;
     }
     long n = repetitions(R, x);
-    for (int i = 0; i < EB_N_BARR; i++)
-        MPI_Barrier(c->comm);
-    double t;
-    if (b->measure) {
-        t = b->measure(c, n);
-    } else {
-        double t0 = MPI_Wtime();
-        b->kernel(c, 0, n);
-        t = (MPI_Wtime() - t0) / (double)n;
+    int N = o->repeat > 0 ? o->repeat : 1;
+    double *t_us = eb_malloc((size_t)N * sizeof *t_us);
+    for (int k = 0; k < N; k++) {
+        for (int i = 0; i < EB_N_BARR; i++)
+            MPI_Barrier(c->comm);
+        double t;
+        if (b->measure) {
+            t = b->measure(c, n);
+        } else {
+            double t0 = MPI_Wtime();
+            b->kernel(c, 0, n);
+            t = (MPI_Wtime() - t0) / (double)n;
+        }
+        t_us[k] = t / (b->time_divisor > 0 ? b->time_divisor : 1) * 1e6;
     }
-    t /= b->time_divisor > 0 ? b->time_divisor : 1;
     long defects = 0;
     if (o->check && b->check) {
         /* untimed: every repetition again, each verified on arrival */
@@ -290,7 +363,8 @@ static void measure_size(runner_t *R, size_t x)
         }
         c->checking = 0;
     }
-    emit_row(R, x, n, t * 1e6, defects);
+    emit_row(R, x, n, t_us, N, defects);
+    free(t_us);
     if (b->release)
         b->release(c);
 }
@@ -498,6 +572,7 @@ static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
     }
     eb_json_int(j, "n_barr", EB_N_BARR);
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
+    eb_json_int(j, "repeat", o->repeat);
     eb_json_close(j);
 }
 
@@ -541,6 +616,7 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     else
         eb_json_free(&run);
 
+    eb_warn_oversubscription();
     if (wrank == 0)
         eb_imb_print_header(&o, &si, plan.list, plan.multi, plan.n);
     for (int i = 0; i < plan.n; i++)
