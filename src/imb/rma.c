@@ -19,6 +19,7 @@
 #include "core/registry.h"
 #include "core/report/imb_text.h"
 #include "core/report/jsonl.h"
+#include "imb/rma.h"
 #include "imb/rma_win.h"
 
 #include <math.h>
@@ -471,10 +472,11 @@ static double passive_put(eb_ctx *c, long first, long n)
 
 enum { X_PURE, X_OVRL, X_CPU, X_PASSIVE };
 
-/* Whether the put completed while the target computed outside MPI: without
- * passive progress the origin's flush waits for the target to enter MPI, so
- * t_ovrl ~ t_cpu + t_pure; with it, the put overlaps the computation and
- * t_ovrl - t_cpu stays well below t_pure.  The midpoint decides. */
+/* Per iteration the origin does put / flush / barrier, the target computes
+ * (t_cpu) then barriers.  Without passive progress the flush waits for the
+ * target to enter MPI: t_ovrl ~ t_cpu + t_pure.  With it the put overlaps the
+ * computation and only the barrier remains: t_ovrl - t_cpu ~ t_pure minus the
+ * transfer.  The midpoint decides. */
 int eb_rma_passive_verdict(double t_pure, double t_ovrl, double t_cpu)
 {
     return t_ovrl - t_cpu < 0.5 * t_pure;
