@@ -10,10 +10,16 @@
 
 long eb_rma_sections(const eb_ctx *c, size_t x, int aggregate)
 {
-    if (!aggregate)
-        return 1;
     long n = eb_n_sample_base(&c->opt->iter, x, 1);
-    return n > 0 ? n : 1;
+    if (n < 1)
+        n = 1;
+    if (aggregate)
+        return n;
+    /* -off_cache: as many sections as IMB's cycling over twice the cache */
+    size_t stride;
+    long slots;
+    eb_buf_geometry(x, n, &c->opt->cache, &stride, &slots);
+    return slots > 0 ? slots : 1;
 }
 
 static void *alloc_mem(size_t bytes)

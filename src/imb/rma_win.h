@@ -19,8 +19,9 @@ typedef struct {
 } eb_rma_win;
 
 /* Disjoint sections for M transfers of x bytes: n_sample (the aggregate
- * repetition count, so M * x <= max(x, OVERALL_VOL)) in aggregate mode, 1
- * otherwise (each transfer completes before the next one starts). */
+ * repetition count, so M * x <= max(x, OVERALL_VOL)) in aggregate mode;
+ * otherwise 1 (each transfer completes before the next one starts), or with
+ * -off_cache the slot count of IMB's cycling over twice the cache size. */
 long eb_rma_sections(const eb_ctx *c, size_t x, int aggregate);
 
 /* Collective over c->comm: allocate and expose `bytes` of window memory
