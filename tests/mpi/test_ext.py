@@ -130,7 +130,7 @@ def test_ext_layout_matches_real_imb_ext():
 
 def test_ext_multi_groups(tmp_path):
     js = tmp_path / "m.jsonl"
-    r = ext(4, "Multi-Unidir_Put", "Multi-Accumulate", "-multi", "0", "-msglog", "4",
+    r = ext(4, "Multi-Unidir_Put", "Multi-Accumulate", "-multi", "0", "-msglog", "2",
             "-iter", "20", "-time", "0.05", "-check", "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
