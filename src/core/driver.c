@@ -599,7 +599,10 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
         R.ctx.opt = o;
         R.ctx.group = pos / q;
         R.ctx.aggregate = R.aggregate;
-        R.window = o->sync_window && b->cls != EB_SINGLE_TRANSFER && !b->measure;
+        /* an aggregate table times M transfers under one completion: one
+         * repetition per window would make it non-aggregate */
+        R.window = o->sync_window && b->cls != EB_SINGLE_TRANSFER && !b->measure &&
+                   !(mode && R.aggregate);
         R.ctx.ngroups = ngroups;
         MPI_Comm_rank(group_comm, &R.ctx.rank);
         MPI_Comm_size(group_comm, &R.ctx.size);

@@ -202,7 +202,7 @@ void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
         case COL_REP_MIN: print_num(row->rep_min); break;
         case COL_REP_MAX: print_num(row->rep_max); break;
         case COL_SPREAD: print_num(row->spread); break;
-        case COL_VALID: print_num(row->valid_fraction); break;
+        case COL_VALID: print_num(row->sync_window ? row->valid_fraction : NAN); break;
         case COL_LOOPS: printf("%*d", COL_W, row->loops); break;
         case COL_REL_ERR: print_num(100.0 * row->quick_rel_error); break;
         case EB_COL_BYTES: printf("%*zu", COL_W, row->bytes); break;
