@@ -150,3 +150,21 @@ def test_ext_unknown_benchmark_is_a_user_error():
                                "known: Unidir_Put Unidir_Get Bidir_Put Bidir_Get Accumulate "
                                "Window"), r
     assert r.elapsed < 10
+
+
+def test_ext_sync_window_keeps_aggregate_tables_imb_timed(tmp_path):
+    """-sync window times one repetition per window: right for the
+    non-aggregate table, wrong for M aggregated transfers under one fence, so
+    aggregate rows keep IMB's loop (valid column '-', JSON sync "barrier")."""
+    js = tmp_path / "w.jsonl"
+    r = ext(2, "Accumulate", "-sync", "window", "-msglog", "2", "-iter", "10", "-time", "0.05",
+            "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    assert [b["mode"] for b in blocks] == ["AGGREGATE", "NON-AGGREGATE"]
+    assert blocks[0]["header"][-2:] == ["defects", "valid"]
+    assert [row[-1] for row in blocks[0]["rows"]] == ["-", "-"]  # 0 and 4 bytes
+    assert all(0 < float(row[-1]) <= 1 for row in blocks[1]["rows"])
+    rows = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert [x["sync"] for x in rows] == ["barrier"] * 2 + ["window"] * 2
+    assert all(x["defects"] == 0 for x in rows)
