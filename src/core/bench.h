@@ -23,11 +23,15 @@ enum {
     EB_F_NO_MULTI = 1u << 4,      /* has no Multi- form */
     EB_F_MODES = 1u << 5,         /* runs in aggregate, then non-aggregate mode
                                      (ctx->aggregate; MSGS_NONAGGR repetitions) */
+    EB_F_NONAGGR_FIRST = 1u << 6, /* EB_F_MODES: the non-aggregate table first (IMB-RMA) */
+    EB_F_NONAGGR_COUNTS = 1u << 7,/* one table, no MODE line, MSGS_NONAGGR repetition
+                                     counts, ctx->aggregate 0 (IMB-EXT Window) */
 };
 
 #define EB_MAX_EXTRA 8
 
 typedef struct eb_ctx eb_ctx;
+typedef struct eb_row eb_row;
 
 /* A table column: what the driver prints and writes for a row. */
 typedef enum {
@@ -49,6 +53,15 @@ typedef struct eb_bench {
     int fixed_procs;        /* 0: IMB's Q list; n: exactly n processes */
     int nmsg;               /* throughput multiplicity; 0 = no Mbytes/sec */
     int time_divisor;       /* reported time = elapsed / n / time_divisor (PingPong: 2) */
+    /* Optional: throughput multiplicity on np processes, replacing nmsg
+     * (IMB-RMA multiple transfer: np - 1 targets). */
+    int (*nmsg_of)(int np);
+    int min_procs;          /* > 0: process sets smaller than this are not run
+                               (fewer processes in all: a NOT RUN note) */
+    size_t fixed_bytes;     /* > 0: this one message length only (single-element atomics) */
+    /* Optional lines printed under the name in the header's benchmark list
+     * ('\n' separated), as IMB's benchmark comments. */
+    const char *list_comment;
 
     /* Bytes of one send / receive extent for message length x on `np`
      * processes (Alltoall: np*x ...).  NULL: x and x. */
@@ -70,6 +83,9 @@ typedef struct eb_bench {
      * repetitions after the driver's barriers and return this rank's time
      * per repetition in seconds, filling c->extra[] if it has extras. */
     double (*measure)(eb_ctx *c, long n);
+    /* Optional reporter hook: called on the printing rank after a table
+     * with its rows (notes under the table, extra JSON records). */
+    void (*after_table)(const eb_row *rows, int nrows);
 } eb_bench;
 
 /* The state a kernel works on. */
@@ -92,7 +108,7 @@ static inline char *eb_sbuf(const eb_ctx *c, long i) { return eb_buf_slot(&c->s,
 static inline char *eb_rbuf(const eb_ctx *c, long i) { return eb_buf_slot(&c->r, i); }
 
 /* One table row as the reporters see it: times in microseconds. */
-typedef struct {
+struct eb_row {
     const eb_bench *bench;
     const char *name;     /* as printed: "PingPong" or "Multi-PingPong" */
     const char *mode;     /* "aggregate" / "non-aggregate" or NULL */
@@ -113,7 +129,7 @@ typedef struct {
     int sync_window;      /* -sync window: times are per-repetition maxima */
     double valid_fraction, window_us;
     long invalid_reps;
-} eb_row;
+};
 
 void eb_register_bench(const eb_bench *b);
 int eb_bench_count(const char *component);

@@ -140,6 +140,8 @@ typedef struct {
     long win_invalid;
     const char *mode;
     int aggregate;
+    eb_row *rows;        /* the table so far (printing rank), for after_table */
+    int nrows;
 } runner_t;
 
 static double max_over(double v, MPI_Comm comm)
@@ -341,11 +343,21 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
             memcpy(row.extra, all + (size_t)slowest * per_group + (size_t)N * F_N + 1,
                    sizeof row.extra);
             double t_tp = R->window ? row.t_avg : row.t_max; /* docs/imb.md */
-            row.mbps = b->nmsg > 0 && t_tp > 0 ? (double)b->nmsg * (double)x / 1.048576 / t_tp
-                                                : (b->nmsg > 0 ? 0.0 : NAN);
+            int nmsg = b->nmsg_of ? b->nmsg_of(R->q) : b->nmsg;
+            row.mbps = nmsg > 0 && t_tp > 0 ? (double)nmsg * (double)x / 1.048576 / t_tp
+                                            : (nmsg > 0 ? 0.0 : NAN);
             eb_imb_print_row(&row, R->o, R->multi);
             eb_jsonl_result(&row, R->o->family->component);
             warn_noise(R, name, x, lmax, N, row.spread);
+            if (b->after_table) {
+                R->rows = realloc(R->rows, (size_t)(R->nrows + 1) * sizeof *R->rows);
+                if (!R->rows)
+                    eb_abort("out of memory keeping table rows");
+                R->rows[R->nrows] = row;
+                /* `name` and the loop times live in this frame */
+                R->rows[R->nrows].name = b->name;
+                R->rows[R->nrows++].loop_t_max = NULL;
+            }
         }
         free(lmin);
         free(lmax);
@@ -535,9 +547,9 @@ static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
 {
     eb_sizes s = {0};
     size_t unit = (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
-    if (b->flags & EB_F_NO_BYTES) {
+    if (b->flags & EB_F_NO_BYTES || b->fixed_bytes > 0) {
         s.v = eb_malloc(sizeof *s.v);
-        s.v[0] = 0;
+        s.v[0] = b->fixed_bytes;
         s.n = 1;
     } else if (o->msglen.n > 0) {
         s.v = eb_malloc((size_t)o->msglen.n * sizeof *s.v);
@@ -580,13 +592,17 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
     if (active) {
         runner_t R = {.o = o, .b = b, .active = active_comm, .multi = multi, .q = q,
                       .ngroups = ngroups, .mode = mode,
-                      .aggregate = mode == NULL || strcmp(mode, "aggregate") == 0};
+                      .aggregate = mode ? strcmp(mode, "aggregate") == 0
+                                        : !(b->flags & EB_F_NONAGGR_COUNTS)};
         R.ctx.bench = b;
         R.ctx.comm = group_comm;
         R.ctx.opt = o;
         R.ctx.group = pos / q;
         R.ctx.aggregate = R.aggregate;
-        R.window = o->sync_window && b->cls != EB_SINGLE_TRANSFER && !b->measure;
+        /* an aggregate table times M transfers under one completion: one
+         * repetition per window would make it non-aggregate */
+        R.window = o->sync_window && b->cls != EB_SINGLE_TRANSFER && !b->measure &&
+                   !(mode && R.aggregate);
         R.ctx.ngroups = ngroups;
         MPI_Comm_rank(group_comm, &R.ctx.rank);
         MPI_Comm_size(group_comm, &R.ctx.size);
@@ -618,6 +634,9 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
             eb_imb_print_note("%ld length%s already in %s: not measured again (--resume)", resumed,
                               resumed == 1 ? "" : "s", o->json_path);
         eb_sizes_free(&sizes);
+        if (b->after_table && R.nrows > 0)
+            b->after_table(R.rows, R.nrows);
+        free(R.rows);
         eb_buf_free(&R.ctx.s);
         eb_buf_free(&R.ctx.r);
         MPI_Comm_free(&group_comm);
@@ -661,13 +680,23 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
         qs[0] = b->fixed_procs;
         nq = 1;
     } else {
+        if (P < b->min_procs) {
+            skip_note(o, b, b->min_procs, P);
+            return;
+        }
         nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+        int k = 0;
+        for (int i = 0; i < nq; i++)
+            if (qs[i] >= b->min_procs)
+                qs[k++] = qs[i];
+        nq = k;
     }
     const char *modes[2] = {NULL, NULL};
     int nmodes = 1;
     if (b->flags & EB_F_MODES) {
-        modes[0] = "aggregate";
-        modes[1] = "non-aggregate";
+        int nonaggr_first = (b->flags & EB_F_NONAGGR_FIRST) != 0;
+        modes[nonaggr_first] = "aggregate";
+        modes[!nonaggr_first] = "non-aggregate";
         nmodes = 2;
     }
     for (int k = 0; k < nq; k++)

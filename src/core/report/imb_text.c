@@ -116,8 +116,15 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     printf("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
     printf("# MPI_Op                         :   MPI_SUM  \n");
     printf("# \n# \n\n# List of Benchmarks to run:\n\n");
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
+        for (const char *c = list[i]->list_comment; c && *c;) {
+            const char *nl = strchr(c, '\n');
+            int len = nl ? (int)(nl - c) : (int)strlen(c);
+            printf("#     %.*s\n", len, c);
+            c += len + (nl != NULL);
+        }
+    }
     fflush(stdout);
 }
 
@@ -195,7 +202,7 @@ void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
         case COL_REP_MIN: print_num(row->rep_min); break;
         case COL_REP_MAX: print_num(row->rep_max); break;
         case COL_SPREAD: print_num(row->spread); break;
-        case COL_VALID: print_num(row->valid_fraction); break;
+        case COL_VALID: print_num(row->sync_window ? row->valid_fraction : NAN); break;
         case COL_LOOPS: printf("%*d", COL_W, row->loops); break;
         case COL_REL_ERR: print_num(100.0 * row->quick_rel_error); break;
         case EB_COL_BYTES: printf("%*zu", COL_W, row->bytes); break;

@@ -1,0 +1,170 @@
+"""IMB-EXT (one-sided, fence epochs) under 1..4 ranks: the table layout of
+the real IMB-EXT output, both modes with their repetition counts, zero
+defects under -check (target windows hold exactly the bytes put, gets return
+the target's values, accumulate sums are right), JSON rows equal to the
+printed ones."""
+import pathlib
+
+import pytest
+
+from effb import MPI, parse_imb, read_jsonl, run
+
+SAMPLES = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "samples" / "imb"
+# Open MPI 4.1's default one-sided component cannot create windows in these
+# containers (MPI_ERR_WIN); its active-message component works everywhere.
+OSC = {"OMPI_MCA_osc": "pt2pt"} if MPI == "openmpi" else {}
+
+SINGLE = ["Unidir_Put", "Unidir_Get", "Bidir_Put", "Bidir_Get"]
+ALL = SINGLE + ["Accumulate", "Window"]
+SIZES = [0, 4, 8, 16, 32, 64, 128, 256, 512, 1024]  # whole floats, as IMB-EXT
+
+
+def load(np):
+    """(-msglog, -iter, aggregate and non-aggregate repetitions).  -iter
+    A,40,B,off fixes MSGSPERSAMPLE A for aggregate rows and MSGS_NONAGGR B for
+    non-aggregate rows and Window.  MPICH (ch4:ucx) busy-polls: with more
+    ranks than cores every fence and MPI_Win_create takes a scheduler time
+    slice (tens to hundreds of ms), so those runs are kept small."""
+    if MPI == "mpich" and np > 2:
+        return "3", "10,40,4,off", 10, 4
+    return "10", "20,40,10,off", 20, 10
+HEAD_SINGLE = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"
+HEAD_COLL = "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects"
+
+
+def qs(np):
+    if np == 1:
+        return [1]
+    out, q = [], 2
+    while q < np:
+        out.append(q)
+        q *= 2
+    return out + [np]
+
+
+def ext(np, *args, **kw):
+    return run(np, "IMB-EXT", *args, extra_env=OSC, **kw)
+
+
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_ext_checked(tmp_path, np):
+    js = tmp_path / "ext.jsonl"
+    msglog, it, agg, nonagg = load(np)
+    sizes = SIZES[:int(msglog)]
+    r = ext(np, "-msglog", msglog, "-iter", it, "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    expect = []
+    for name in SINGLE:
+        if np == 1:
+            expect.append((name, 1, None))
+        else:
+            expect += [(name, 2, "AGGREGATE"), (name, 2, "NON-AGGREGATE")]
+    for q in qs(np):
+        expect += [("Accumulate", q, "AGGREGATE"), ("Accumulate", q, "NON-AGGREGATE")]
+    expect += [("Window", q, None) for q in qs(np)]
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expect
+    recs = read_jsonl(js)
+    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+    results = iter([x for x in recs if x["type"] == "result"])
+    for b in blocks:
+        if b["name"] in SINGLE and np == 1:
+            assert b["rows"] == [] and any("NOT RUN" in n for n in b["notes"]), b
+            continue
+        single = b["name"] in SINGLE
+        assert b["header_line"] == (HEAD_SINGLE if single else HEAD_COLL), b
+        assert b["waiting"] == (np - b["procs"])
+        assert [int(row[0]) for row in b["rows"]] == sizes
+        reps = agg if b["mode"] == "AGGREGATE" else nonagg
+        for row in b["rows"]:
+            assert int(row[1]) == reps, (b["name"], b["mode"], row)
+            assert row[-1] == "0.00", (b["name"], b["mode"], row)  # defects
+            rec = next(results)
+            assert rec["component"] == "ext" and rec["benchmark"] == b["name"]
+            assert rec["procs"] == b["procs"] and rec["bytes"] == int(row[0])
+            assert rec["repetitions"] == reps and rec["defects"] == 0
+            assert rec["mode"] == ({"AGGREGATE": "aggregate", "NON-AGGREGATE": "non-aggregate",
+                                    None: None}[b["mode"]])
+            if single:
+                assert row[2] == f"{rec['t_max_us']:.2f}"
+                mb = rec["bytes"] / 1.048576 / rec["t_max_us"]
+                assert rec["mbytes_per_s"] == pytest.approx(mb, rel=1e-12)
+                assert row[3] == f"{mb:.2f}"
+            else:
+                assert row[2:5] == [f"{rec[k]:.2f}" for k in ("t_min_us", "t_max_us", "t_avg_us")]
+                assert rec["mbytes_per_s"] is None
+    assert next(results, None) is None
+
+
+def test_ext_layout_matches_real_imb_ext():
+    """Same calling sequence as the real IMB-EXT sample: the same benchmark
+    list, blocks, MODE lines and column headers (dashes included)."""
+    sample = (SAMPLES / "ext_np2.txt").read_text()
+    r = ext(2, "Unidir_Put", "Bidir_Get", "Accumulate", "Window", "-msglog", "0:3",
+            "-iter", "20", "-time", "0.05")
+    assert r.returncode == 0, r
+
+    def layout(text):
+        lines = text.splitlines()
+        i = lines.index("# List of Benchmarks to run:")
+        listed = []
+        for line in lines[i + 2:]:
+            if not line.startswith("# "):
+                break
+            listed.append(line)
+        return listed, [(b["name"], b["procs"], b["mode"], b["header_line"])
+                        for b in parse_imb(text)]
+
+    assert layout(r.stdout) == layout(sample)
+    # block framing: dashes as wide as the table, MODE lines as IMB prints them
+    for line in ("#---------------------------------------------------\n# Benchmarking Unidir_Put \n"
+                 "# #processes = 2 \n#---------------------------------------------------\n#\n"
+                 "#    MODE: AGGREGATE \n#\n",
+                 "# Benchmarking Window \n# #processes = 2 \n"
+                 "#----------------------------------------------------------------\n"
+                 "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"):
+        assert line in sample and line in r.stdout
+    rows = {b["name"] + str(b["mode"]): b["rows"] for b in parse_imb(r.stdout)}
+    assert [row[0] for row in rows["WindowNone"]] == ["0", "4", "8"]
+
+
+def test_ext_multi_groups(tmp_path):
+    js = tmp_path / "m.jsonl"
+    r = ext(4, "Multi-Unidir_Put", "Multi-Accumulate", "-multi", "0", "-msglog", "2",
+            "-iter", "20", "-time", "0.05", "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == [
+        ("Multi-Unidir_Put", 2, "AGGREGATE"), ("Multi-Unidir_Put", 2, "NON-AGGREGATE"),
+        ("Multi-Accumulate", 2, "AGGREGATE"), ("Multi-Accumulate", 2, "NON-AGGREGATE"),
+        ("Multi-Accumulate", 4, "AGGREGATE"), ("Multi-Accumulate", 4, "NON-AGGREGATE")]
+    assert blocks[0]["groups"] == [[0, 1], [2, 3]]
+    assert all(row[-1] == "0.00" for b in blocks for row in b["rows"])
+    assert all(x["defects"] == 0 for x in read_jsonl(js) if x["type"] == "result")
+
+
+def test_ext_unknown_benchmark_is_a_user_error():
+    r = ext(2, "Unidir_Pot", "-msglog", "2")
+    assert r.returncode == 2, r
+    assert r.stderr.startswith("effbench: error: unknown benchmark 'Unidir_Pot' for IMB-EXT; "
+                               "known: Unidir_Put Unidir_Get Bidir_Put Bidir_Get Accumulate "
+                               "Window"), r
+    assert r.elapsed < 10
+
+
+def test_ext_sync_window_keeps_aggregate_tables_imb_timed(tmp_path):
+    """-sync window times one repetition per window: right for the
+    non-aggregate table, wrong for M aggregated transfers under one fence, so
+    aggregate rows keep IMB's loop (valid column '-', JSON sync "barrier")."""
+    js = tmp_path / "w.jsonl"
+    r = ext(2, "Accumulate", "-sync", "window", "-msglog", "2", "-iter", "10", "-time", "0.05",
+            "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    assert [b["mode"] for b in blocks] == ["AGGREGATE", "NON-AGGREGATE"]
+    assert blocks[0]["header"][-2:] == ["defects", "valid"]
+    assert [row[-1] for row in blocks[0]["rows"]] == ["-", "-"]  # 0 and 4 bytes
+    assert all(0 < float(row[-1]) <= 1 for row in blocks[1]["rows"])
+    rows = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert [x["sync"] for x in rows] == ["barrier"] * 2 + ["window"] * 2
+    assert all(x["defects"] == 0 for x in rows)

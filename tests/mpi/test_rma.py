@@ -1,0 +1,195 @@
+"""IMB-RMA (one-sided, passive target) under 1..4 ranks: the guide's classes
+and their tables (single transfer with both modes, multiple transfer with
+throughput times N targets, parallel transfer with bare times,
+Truly_passive_put with t_pure / t_ovrl and a progress verdict), zero defects
+under -check for every benchmark, JSON rows equal to the printed ones, and
+the layout of the real IMB-RMA output."""
+import pathlib
+
+import pytest
+
+from effb import MPI, parse_imb, read_jsonl, run
+
+SAMPLES = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "samples" / "imb"
+# Open MPI 4.1's default one-sided component cannot create windows in these
+# containers (MPI_ERR_WIN); its active-message component works everywhere.
+OSC = {"OMPI_MCA_osc": "pt2pt"} if MPI == "openmpi" else {}
+
+MODES = ["Unidir_put", "Unidir_get", "Bidir_put", "Bidir_get", "Put_local", "Accumulate",
+         "Get_accumulate", "Fetch_and_op", "Compare_and_swap", "Get_local"]
+MULTIPLE = ["One_put_all", "One_get_all", "Put_all_local", "Get_all_local"]
+PARALLEL = ["All_put_all", "All_get_all", "Exchange_put", "Exchange_get"]
+DEFAULT = ["Unidir_put", "Unidir_get", "Bidir_put", "Bidir_get", "One_put_all", "One_get_all",
+           "All_put_all", "All_get_all", "Put_local", "Put_all_local", "Exchange_put",
+           "Exchange_get", "Accumulate", "Get_accumulate", "Fetch_and_op", "Compare_and_swap",
+           "Truly_passive_put"]
+EXPLICIT = ["Get_local", "Get_all_local"]
+FLOATS = {"Accumulate", "Get_accumulate"}
+ELEMENT = {"Fetch_and_op", "Compare_and_swap"}
+
+HEAD_T = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"
+HEAD_BARE = "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects"
+HEAD_PASSIVE = "       #bytes #repetitions t_pure[usec] t_ovrl[usec]      defects"
+
+
+def qs(np):
+    out, q = [], 2
+    while q < np:
+        out.append(q)
+        q *= 2
+    return out + [np] if np > 1 else []
+
+
+def load(np):
+    """(-msglog, -iter, aggregate and non-aggregate repetitions).  MPICH
+    (ch4:ucx) busy-polls: with more ranks than cores its runs are kept small."""
+    if MPI == "mpich" and np > 2:
+        return "3", "10,40,4,off", 10, 4
+    return "10", "20,40,10,off", 20, 10
+
+
+def sizes(name, msglog):
+    if name in ELEMENT:
+        return [4]
+    top = 1 << int(msglog)
+    out = [0] + [1 << k for k in range(0, int(msglog) + 1)]
+    return [x for x in out if x <= top and (name not in FLOATS or x % 4 == 0)]
+
+
+def rma(np, *args, **kw):
+    return run(np, "IMB-RMA", *args, extra_env=OSC, **kw)
+
+
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_rma_checked(tmp_path, np):
+    js = tmp_path / "rma.jsonl"
+    msglog, it, agg, nonagg = load(np)
+    r = rma(np, "-include", ",".join(EXPLICIT), "-msglog", msglog, "-iter", it, "-check",
+            "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    expect = []
+    for name in DEFAULT + EXPLICIT:
+        if np == 1:
+            expect.append((name, 1, None))
+        elif name in MODES:
+            expect += [(name, 2, "NON-AGGREGATE"), (name, 2, "AGGREGATE")]
+        elif name in MULTIPLE or name in PARALLEL:
+            expect += [(name, q, None) for q in qs(np)]
+        else:
+            expect.append((name, 2, None))
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expect
+    recs = read_jsonl(js)
+    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+    results = iter([x for x in recs if x["type"] == "result"])
+    for b in blocks:
+        name = b["name"]
+        if np == 1:
+            assert b["rows"] == [] and any("NOT RUN" in n for n in b["notes"]), b
+            continue
+        assert b["header_line"] == (HEAD_BARE if name in PARALLEL else
+                                    HEAD_PASSIVE if name == "Truly_passive_put" else HEAD_T), b
+        assert b["waiting"] == np - b["procs"]
+        assert [int(row[0]) for row in b["rows"]] == sizes(name, msglog), b
+        reps = nonagg if b["mode"] == "NON-AGGREGATE" else agg
+        for row in b["rows"]:
+            assert int(row[1]) == reps, (name, b["mode"], row)
+            assert row[-1] == "0.00", (name, b["procs"], b["mode"], row)  # defects
+            rec = next(results)
+            assert rec["component"] == "rma" and rec["benchmark"] == name
+            assert (rec["procs"], rec["bytes"], rec["repetitions"], rec["defects"]) == (
+                b["procs"], int(row[0]), reps, 0)
+            if name in PARALLEL:
+                assert row[2:5] == [f"{rec[k]:.2f}" for k in ("t_min_us", "t_max_us", "t_avg_us")]
+                assert rec["mbytes_per_s"] is None
+            elif name == "Truly_passive_put":
+                assert row[2:4] == [f"{rec['t_pure_us']:.2f}", f"{rec['t_ovrl_us']:.2f}"]
+                assert rec["t_cpu_us"] > 0 and rec["passive_progress"] in (0, 1)
+                verdict = rec["t_ovrl_us"] - rec["t_cpu_us"] < 0.5 * rec["t_pure_us"]
+                assert rec["passive_progress"] == int(verdict)
+            else:
+                # multiple transfer: the throughput counts every one of N = procs-1 targets
+                n_targets = b["procs"] - 1 if name in MULTIPLE else 1
+                assert row[2] == f"{rec['t_max_us']:.2f}"
+                mb = n_targets * rec["bytes"] / 1.048576 / rec["t_max_us"]
+                assert rec["mbytes_per_s"] == pytest.approx(mb, rel=1e-12)
+                assert row[3] == f"{mb:.2f}"
+    assert next(results, None) is None
+    if np > 1:
+        # the verdict note under the Truly_passive_put table, and its record
+        tp = [b for b in blocks if b["name"] == "Truly_passive_put"][0]
+        verdict = [n for n in tp["notes"] if "passive-target progress" in n]
+        assert len(verdict) == 1
+        summ = [x for x in recs if x["type"] == "summary"]
+        assert len(summ) == 1 and summ[0]["benchmark"] == "Truly_passive_put"
+        assert verdict[0].startswith("the MPI library HAS" if summ[0]["passive_progress"]
+                                     else "the MPI library does NOT have")
+
+
+def test_rma_default_list_and_layout_match_real_imb_rma():
+    """The real IMB-RMA sample's calling sequence: the same benchmark list
+    (with its comments), blocks, MODE lines (non-aggregate first) and
+    headers; Get_local and Get_all_local only when named."""
+    sample = (SAMPLES / "rma_np2.txt").read_text()
+    names = ["Unidir_put", "Unidir_get", "Bidir_put", "Accumulate", "Fetch_and_op",
+             "Compare_and_swap", "Truly_passive_put"]
+    r = rma(2, *names, "-msglog", "0:2", "-iter", "20", "-time", "0.05")
+    assert r.returncode == 0, r
+
+    def layout(text):
+        lines = text.splitlines()
+        i = lines.index("# List of Benchmarks to run:")
+        listed = []
+        for line in lines[i + 2:]:
+            if not line.startswith("#"):
+                break
+            listed.append(line.rstrip())
+        return listed, [(b["name"], b["procs"], b["mode"], b["header_line"])
+                        for b in parse_imb(text)]
+
+    mine, theirs = layout(r.stdout), layout(sample)
+    assert mine[0] == theirs[0]
+    # the Truly_passive_put verdict is effbench's addition under its table
+    assert mine[1] == theirs[1]
+    for frag in ("#---------------------------------------------------\n"
+                 "# Benchmarking Unidir_put \n# #processes = 2 \n"
+                 "#---------------------------------------------------\n#\n"
+                 "#    MODE: NON-AGGREGATE \n#\n"
+                 "       #bytes #repetitions      t[usec]   Mbytes/sec\n",
+                 "       #bytes #repetitions t_pure[usec] t_ovrl[usec]\n"):
+        assert frag in sample and frag in r.stdout
+    fo = [b for b in parse_imb(r.stdout) if b["name"] == "Fetch_and_op"]
+    assert [[row[0] for row in b["rows"]] for b in fo] == [["4"], ["4"]]
+    acc = [b for b in parse_imb(r.stdout) if b["name"] == "Accumulate"][0]
+    assert [row[0] for row in acc["rows"]] == ["0", "4"]
+    # default list: every benchmark but the two explicit-only ones
+    r = rma(2, "-help")
+    assert r.returncode == 0
+    for name in DEFAULT:
+        assert f"  {name}\n" in r.stdout
+    for name in EXPLICIT:
+        assert f"  {name} *\n" in r.stdout
+
+
+def test_rma_multi_mode(tmp_path):
+    js = tmp_path / "m.jsonl"
+    r = rma(4, "Multi-Unidir_put", "Multi-Accumulate", "Multi-One_get_all", "-multi", "0",
+            "-msglog", "3", "-iter", "10,40,4,off", "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == [
+        ("Multi-Unidir_put", 2, "NON-AGGREGATE"), ("Multi-Unidir_put", 2, "AGGREGATE"),
+        ("Multi-One_get_all", 2, None), ("Multi-One_get_all", 4, None),
+        ("Multi-Accumulate", 2, "NON-AGGREGATE"), ("Multi-Accumulate", 2, "AGGREGATE")]
+    assert blocks[0]["groups"] == [[0, 1], [2, 3]]
+    assert blocks[0]["header"][:3] == ["#bytes", "#repetitions", "t_min[usec]"]
+    assert all(row[-1] == "0.00" for b in blocks for row in b["rows"])
+    assert all(x["defects"] == 0 for x in read_jsonl(js) if x["type"] == "result")
+
+
+def test_rma_unknown_benchmark_is_a_user_error():
+    r = rma(2, "Unidir_Pot")
+    assert r.returncode == 2, r
+    assert r.stderr.startswith("effbench: error: unknown benchmark 'Unidir_Pot' for IMB-RMA; "
+                               "known: Unidir_put Unidir_get Bidir_put Bidir_get"), r
+    assert r.elapsed < 10
