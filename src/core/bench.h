@@ -23,6 +23,9 @@ enum {
     EB_F_NO_MULTI = 1u << 4,      /* has no Multi- form */
     EB_F_MODES = 1u << 5,         /* runs in aggregate, then non-aggregate mode
                                      (ctx->aggregate; MSGS_NONAGGR repetitions) */
+    EB_F_AGGR_ONLY = 1u << 6,     /* one table, labelled MODE: AGGREGATE */
+    EB_F_NONAGGR_ONLY = 1u << 7,  /* one table, labelled MODE: NON-AGGREGATE */
+    EB_F_NO_WARMUP = 1u << 8,     /* no warm-up repetitions (IMB-IO has none) */
 };
 
 #define EB_MAX_EXTRA 8
@@ -70,6 +73,13 @@ typedef struct eb_bench {
      * repetitions after the driver's barriers and return this rank's time
      * per repetition in seconds, filling c->extra[] if it has extras. */
     double (*measure)(eb_ctx *c, long n);
+    /* Optional: once per process set (and mode) on its active ranks, before
+     * the first length (ctx->x = 0) / after the last one.  open_set returns
+     * -1 with a message in err on a user error (e.g. an unwritable file):
+     * the driver agrees on it over all ranks, calls close_set where
+     * open_set succeeded, and exits with status 2. */
+    int (*open_set)(eb_ctx *c, char *err, size_t errlen);
+    void (*close_set)(eb_ctx *c);
 } eb_bench;
 
 /* The state a kernel works on. */
@@ -78,6 +88,7 @@ struct eb_ctx {
     MPI_Comm comm;        /* this process's active group */
     int rank, size;       /* in comm */
     int group, ngroups;   /* multi mode: this group and how many */
+    int multi;            /* -1 standard mode, else the -multi outflag */
     size_t x;             /* message length in bytes */
     eb_buf s, r;          /* send / receive buffers; slot i for iteration i */
     const struct eb_imb_options *opt;
