@@ -114,6 +114,22 @@ void eb_jsonl_result(const eb_row *row, const char *component)
         eb_json_int(&j, "defects", row->defects);
     else
         eb_json_null(&j, "defects");
+    eb_json_str(&j, "sync", row->sync_window ? "window" : "barrier");
+    if (row->sync_window) {
+        eb_json_num(&j, "valid_fraction", row->valid_fraction);
+        eb_json_int(&j, "invalid_repetitions", row->invalid_reps);
+        eb_json_num(&j, "window_us", row->window_us);
+    }
+    if (row->loops > 1) {
+        eb_json_int(&j, "loops", row->loops);
+        eb_json_array(&j, "loop_t_max_us");
+        for (int k = 0; k < row->loops; k++)
+            eb_json_num(&j, NULL, row->loop_t_max[k]);
+        eb_json_close(&j);
+        eb_json_num(&j, "loop_t_max_min_us", row->rep_min);
+        eb_json_num(&j, "loop_t_max_max_us", row->rep_max);
+        eb_json_num(&j, "spread", row->spread);
+    }
     for (int k = 0; k < EB_MAX_EXTRA; k++)
         if (row->bench->extra_json[k])
             eb_json_num(&j, row->bench->extra_json[k], row->extra[k]);
