@@ -222,7 +222,10 @@ static int io_open_set(eb_ctx *c, char *err, size_t errlen)
         if (rc != MPI_SUCCESS) {
             char s[MPI_MAX_ERROR_STRING];
             mpi_message(rc, s, sizeof s);
-            return eb_err(err, errlen, "IMB-IO file %s: cannot create it: %s", st->name, s);
+            int cls = 0;
+            MPI_Error_class(rc, &cls);
+            return eb_err(err, errlen, "IMB-IO file %s: cannot create it: %s%s", st->name, s,
+                          cls == MPI_ERR_ACCESS ? " (is its directory writable?)" : "");
         }
         MPI_File_close(&fh);
     }
