@@ -43,6 +43,10 @@ def io_dir(tmp_path):
         yield tmp_path / "io"
 
 
+def nonblocking(name):
+    return name.split("-")[-1][2] == "I"  # S_IWrite_Indv, Multi-P_IRead_Priv
+
+
 def qs_of(np):
     qs, q = [], 1
     while q < np:
@@ -57,7 +61,7 @@ def expected_blocks(names, np):
     for n in names:
         if n == "Open_Close":
             modes = [None]
-        elif "_I" in n:
+        elif nonblocking(n):
             modes = ["NON-AGGREGATE"]
         elif "Write" in n:
             modes = ["AGGREGATE", "NON-AGGREGATE"]
@@ -73,7 +77,7 @@ def expected_blocks(names, np):
 def header_of(name):
     if name == "Open_Close":
         return COLS_SYNC
-    if "_I" in name:
+    if nonblocking(name):
         return COLS_OVRL
     return COLS_T if name.startswith("S_") else COLS_RANGE
 
@@ -109,7 +113,7 @@ def test_every_benchmark_checked(io_dir, tmp_path, np):
             assert int(row[-5 if name == "Open_Close" else 1]) == reps
             # MSGSPERSAMPLE (-iter 10) / MSGS_NONAGGR (10) bound the counts
             assert 1 <= reps <= 10
-            if "_I" in name:
+            if nonblocking(name):
                 t_ovrl, t_pure, t_cpu = rec["t_ovrl_us"], rec["t_pure_us"], rec["t_cpu_us"]
                 assert row[2:6] == [f"{t_ovrl:.2f}", f"{t_pure:.2f}", f"{t_cpu:.2f}",
                                     f"{rec['overlap_pct']:.2f}"]
