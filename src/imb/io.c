@@ -165,7 +165,7 @@ static void calibrate_cpu(double target)
 
 static void mpi_message(int rc, char *buf, size_t n)
 {
-    char s[MPI_MAX_ERROR_STRING];
+    char s[MPI_MAX_ERROR_STRING + 1];
     int len = 0;
     MPI_Error_string(rc, s, &len);
     s[len] = '\0';

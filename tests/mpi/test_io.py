@@ -86,7 +86,10 @@ def header_of(name):
 def test_every_benchmark_checked(io_dir, tmp_path, np):
     io_dir.mkdir(exist_ok=True)
     js = tmp_path / "io.jsonl"
-    r = run(np, "IMB-IO", "-msglog", "0:3", "-iter", "10", *FAST, "-check",
+    # oversubscribed runs (3, 4 ranks on 2 cores) are slow at every barrier:
+    # fewer lengths there
+    msglog, sizes = ("0:3", SIZES) if np <= 2 else ("0:1", SIZES[:3])
+    r = run(np, "IMB-IO", "-msglog", msglog, "-iter", "10,16,5", *FAST, "-check",
             "-filename", io_dir / "IMB_out", "--json", js, timeout=400)
     assert r.returncode == 0, r
     assert list(io_dir.iterdir()) == []  # every file removed
@@ -102,7 +105,7 @@ def test_every_benchmark_checked(io_dir, tmp_path, np):
         if name == "Open_Close":
             assert len(b["rows"]) == 1
         else:
-            assert [int(row[0]) for row in b["rows"]] == SIZES, name
+            assert [int(row[0]) for row in b["rows"]] == sizes, name
         for row in b["rows"]:
             assert row[-1] == "0.00", (name, row)  # defects
             rec = next(results)
@@ -111,8 +114,8 @@ def test_every_benchmark_checked(io_dir, tmp_path, np):
             assert rec["mode"] == (b["mode"].lower() if b["mode"] else None)
             reps = rec["repetitions"]
             assert int(row[-5 if name == "Open_Close" else 1]) == reps
-            # MSGSPERSAMPLE (-iter 10) / MSGS_NONAGGR (10) bound the counts
-            assert 1 <= reps <= 10
+            # MSGSPERSAMPLE (-iter 10) / MSGS_NONAGGR (5) bound the counts
+            assert 1 <= reps <= (10 if rec["mode"] != "non-aggregate" else 5)
             if nonblocking(name):
                 t_ovrl, t_pure, t_cpu = rec["t_ovrl_us"], rec["t_pure_us"], rec["t_cpu_us"]
                 assert row[2:6] == [f"{t_ovrl:.2f}", f"{t_pure:.2f}", f"{t_cpu:.2f}",
