@@ -168,8 +168,9 @@ static void mpi_message(int rc, char *buf, size_t n)
     char s[MPI_MAX_ERROR_STRING + 1];
     int len = 0;
     MPI_Error_string(rc, s, &len);
-    s[len] = '\0';
-    snprintf(buf, n, "%s", s);
+    size_t k = (size_t)len < n - 1 ? (size_t)len : n - 1;
+    memcpy(buf, s, k);
+    buf[k] = '\0';
 }
 
 /* An I/O call failed after the file was set up: not a user error we could
