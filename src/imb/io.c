@@ -208,10 +208,6 @@ static int io_open_set(eb_ctx *c, char *err, size_t errlen)
         for (int i = 0; i < io_options.hints.n; i++)
             MPI_Info_set(st->info, io_options.hints.key[i], io_options.hints.value[i]);
     }
-    if (st->k->nb && !cpu_ready) {
-        calibrate_cpu(io_options.cpu_secs);
-        cpu_ready = 1;
-    }
     /* The guide's step 2: delete a leftover file by opening it with
      * MPI_MODE_DELETE_ON_CLOSE and closing it; this also proves the place
      * writable before any benchmark runs. */
@@ -229,6 +225,10 @@ static int io_open_set(eb_ctx *c, char *err, size_t errlen)
                           cls == MPI_ERR_ACCESS ? " (is its directory writable?)" : "");
         }
         MPI_File_close(&fh);
+    }
+    if (st->k->nb && !cpu_ready) {
+        calibrate_cpu(io_options.cpu_secs);
+        cpu_ready = 1;
     }
     return 0;
 }
