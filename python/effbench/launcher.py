@@ -28,6 +28,8 @@ def expected_rows(options: dict) -> int | None:
     the options do not say (the bar is then indeterminate)."""
     if not isinstance(options, dict):
         return None
+    if isinstance(options.get("planned_rows"), int):  # effbench's own count of its plan
+        return options["planned_rows"]
     benchmarks = options.get("benchmarks")
     if not isinstance(benchmarks, list) or not benchmarks:
         return None

@@ -1,5 +1,6 @@
 #include "core/driver.h"
 
+#include "core/accuracy.h"
 #include "core/clock.h"
 
 #include "core/error.h"
@@ -16,6 +17,20 @@
 #include <strings.h>
 
 #define EB_MAX_PROCSETS 64
+
+/* --resume: rows of the earlier file, not measured again */
+static char **resume_keys;
+static int n_resume_keys;
+
+static int already_measured(const char *name, const char *mode, int q, size_t x, int last_group)
+{
+    char key[256];
+    eb_row_key(key, sizeof key, name, mode, q, x, last_group);
+    for (int i = 0; i < n_resume_keys; i++)
+        if (strcmp(resume_keys[i], key) == 0)
+            return 1;
+    return 0;
+}
 
 const eb_bench *eb_find_bench(const char *component, const char *name, int *multi)
 {
@@ -118,6 +133,8 @@ typedef struct {
     int warned_spread, warned_warmup;
     /* -sync window: the clock model and the last series' figures */
     int window;
+    double quick_rel_error;
+    int quick_converged;
     eb_clock_model clock;
     double win_min, win_max, win_avg, win_valid, win_width;
     long win_invalid;
@@ -152,6 +169,19 @@ static long repetitions(runner_t *R, size_t x)
         return eb_n_sample_multiple_np(it->msgspersample, x > 4 ? x : 4, R->max_size, R->q);
     default:
         break;
+    }
+    if (R->o->quick) {
+        /* one repetition sizes the loops: about 1/50 of the row's budget
+         * each, so the accuracy rule has loops to work with */
+        double per_loop = it->secs / 50 > 1e-3 ? it->secs / 50 : 1e-3;
+        long n = 1;
+        for (int probe = 0; probe < 2; probe++) { /* 1 repetition, then a loop's worth */
+            double t = max_over(timed(R, 0, n), R->active) / (double)n;
+            n = t > 0 ? (long)(per_loop / t) : base;
+            n = n < 1 ? 1 : n > base ? base : n;
+        }
+        MPI_Bcast(&n, 1, MPI_LONG, 0, R->active);
+        return n;
     }
     /* dynamic: a one-repetition probe, then a ~1 s probe, both measured as
      * the maximum over every active rank so all ranks choose the same count */
@@ -293,6 +323,11 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
                 row.rep_max = fmax(row.rep_max, lmax[k]);
             }
             row.spread = row.rep_min > 0 ? row.rep_max / row.rep_min : NAN;
+            if (R->o->quick) {
+                row.quick = 1;
+                row.quick_rel_error = R->quick_rel_error;
+                row.quick_converged = R->quick_converged;
+            }
             if (R->window) {
                 /* over the valid repetitions of each one's slowest rank */
                 row.t_min = R->win_min;
@@ -416,6 +451,20 @@ static void measure_size(runner_t *R, size_t x)
         t_us[0] = R->win_avg;
         N = 0; /* no plain loop */
     }
+    eb_acc acc;
+    if (o->quick) {
+        /* loops until the kept loops' relative standard error is below
+         * epsilon or the budget is spent; the samples are each loop's
+         * maximum over ranks, identical everywhere, so every rank stops
+         * at the same loop without a broadcast */
+        eb_acc_params p = {.rel_error = o->epsilon, .min_reps = EB_QUICK_MIN_LOOPS,
+                           .max_reps = 100000, .cut_quantile = EB_QUICK_CUT,
+                           .min_total = MPI_Wtick() * 1e6 / o->epsilon};
+        eb_acc_init(&acc, &p);
+        N = 64;
+        t_us = realloc(t_us, (size_t)N * sizeof *t_us);
+    }
+    double spent_us = 0;
     for (int k = 0; k < N; k++) {
         for (int i = 0; i < EB_N_BARR; i++)
             MPI_Barrier(c->comm);
@@ -428,6 +477,25 @@ static void measure_size(runner_t *R, size_t x)
             t = (MPI_Wtime() - t0) / (double)n;
         }
         t_us[k] = t / (b->time_divisor > 0 ? b->time_divisor : 1) * 1e6;
+        if (o->quick) {
+            double loop_max = max_over(t_us[k], R->active);
+            eb_acc_add(&acc, loop_max);
+            spent_us += loop_max * (double)n * (b->time_divisor > 0 ? b->time_divisor : 1);
+            if (eb_acc_done(&acc) || spent_us >= o->iter.secs * 1e6) {
+                N = k + 1;
+                break;
+            }
+            if (k + 1 == N) {
+                N *= 2;
+                t_us = realloc(t_us, (size_t)N * sizeof *t_us);
+            }
+        }
+    }
+    if (o->quick) {
+        eb_acc_stats st = eb_acc_summary(&acc);
+        R->quick_rel_error = st.std_error / st.mean;
+        R->quick_converged = st.std_error < o->epsilon * st.mean;
+        eb_acc_free(&acc);
     }
     long defects = 0;
     if (o->check && b->check) {
@@ -543,7 +611,14 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
         for (int i = 0; i < sizes.n; i++)
             if (sizes.v[i] > R.max_size)
                 R.max_size = sizes.v[i];
+        long resumed = 0;
         for (int i = 0; i < sizes.n; i++) {
+            /* rows are written group by group, so the last group's row
+             * means the whole length was measured */
+            if (already_measured(name, mode, q, sizes.v[i], multi == 1 ? ngroups - 1 : -1)) {
+                resumed++;
+                continue;
+            }
             double need = buffer_bytes(&R, sizes.v[i]);
             if (need > o->mem_gb * 1073741824.0) {
                 if (wrank == 0)
@@ -554,6 +629,9 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
             }
             measure_size(&R, sizes.v[i]);
         }
+        if (resumed && wrank == 0)
+            eb_imb_print_note("%ld length%s already in %s: not measured again (--resume)", resumed,
+                              resumed == 1 ? "" : "s", o->json_path);
         eb_sizes_free(&sizes);
         if (set_open && b->close_set)
             b->close_set(&R.ctx);
@@ -620,9 +698,37 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* Rows the plan will print (lengths skipped for -mem not foreseen), for
+ * progress displays. */
+static long planned_rows(const eb_imb_options *o, const plan_t *p, int P)
+{
+    long rows = 0;
+    for (int i = 0; i < p->n; i++) {
+        const eb_bench *b = p->list[i];
+        int qs[EB_MAX_PROCSETS], nq = 1;
+        if (b->fixed_procs > 0) {
+            if (P < b->fixed_procs)
+                continue;
+            qs[0] = b->fixed_procs;
+        } else {
+            nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+        }
+        eb_sizes s = sizes_for(o, b);
+        long per_q = 0;
+        for (int k = 0; k < nq; k++)
+            per_q += p->multi[i] == 1 ? P / qs[k] : 1;
+        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? 2 : 1);
+        eb_sizes_free(&s);
+    }
+    return rows;
+}
+
 static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
 {
+    int P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
     eb_json_object(j, "options");
+    eb_json_int(j, "planned_rows", planned_rows(o, p, P));
     eb_json_array(j, "benchmarks");
     for (int i = 0; i < p->n; i++) {
         char name[128];
@@ -660,6 +766,9 @@ static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
     eb_json_int(j, "repeat", o->repeat);
     eb_json_str(j, "sync", o->sync_window ? "window" : "barrier");
+    eb_json_bool(j, "quick", o->quick);
+    if (o->quick)
+        eb_json_num(j, "epsilon", o->epsilon);
     eb_json_close(j);
 }
 
@@ -694,14 +803,18 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
-    eb_jsonl_open(o.json_path);
-    eb_json run;
-    eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
-    options_json(&run, &o, &plan);
-    if (wrank == 0)
-        eb_jsonl_emit(&run);
-    else
-        eb_json_free(&run);
+    if (o.resume) {
+        eb_jsonl_resume(o.json_path, family->component, &resume_keys, &n_resume_keys);
+    } else {
+        eb_jsonl_open(o.json_path);
+        eb_json run;
+        eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
+        options_json(&run, &o, &plan);
+        if (wrank == 0)
+            eb_jsonl_emit(&run);
+        else
+            eb_json_free(&run);
+    }
 
     eb_warn_oversubscription();
     if (wrank == 0)
@@ -714,6 +827,9 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     free(plan.list);
     free(plan.multi);
     free(order);
+    for (int i = 0; i < n_resume_keys; i++)
+        free(resume_keys[i]);
+    free(resume_keys);
     eb_imb_options_free(&o);
     return EB_EXIT_OK;
 }

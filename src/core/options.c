@@ -25,6 +25,7 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->npmin = f->default_npmin;
     o->thread_level = -1;
     o->repeat = 1;
+    o->epsilon = 0.02;
 }
 
 static void free_list(char **a, int n)
@@ -185,6 +186,7 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             NEED_VALUE();
             if (parse_double(val, 0, &o->iter.secs))
                 return eb_err(err, errlen, "-time %s: expected a positive number of seconds", val);
+            o->time_given = 1;
             i++;
         } else if (!strcmp(a, "-mem")) {
             NEED_VALUE();
@@ -246,11 +248,22 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
                 return eb_err(err, errlen, "-sync %s: expected barrier or window", val);
             o->sync_window = val[0] == 'w';
             i++;
+        } else if (!strcmp(a, "-quick")) {
+            o->quick = 1;
+        } else if (!strcmp(a, "-epsilon")) {
+            NEED_VALUE();
+            if (parse_double(val, 0, &o->epsilon) || o->epsilon >= 1)
+                return eb_err(err, errlen, "-epsilon %s: expected a relative error between 0 and 1, "
+                              "e.g. 0.02", val);
+            i++;
         } else if (!strcmp(a, "-check")) {
             o->check = 1;
-        } else if (!strcmp(a, "--json")) {
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
             NEED_VALUE();
+            if (o->json_path)
+                return eb_err(err, errlen, "--json and --resume name one file, once");
             o->json_path = val;
+            o->resume = a[2] == 'r';
             i++;
         } else if (is_option(a)) {
             int r = o->family->parse_option ? o->family->parse_option(o, argc, argv, &i, err, errlen) : 0;
@@ -263,6 +276,10 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
         }
 #undef NEED_VALUE
     }
+    if (o->quick && (o->repeat > 1 || o->sync_window))
+        return eb_err(err, errlen, "quick mode chooses its own loops: no -repeat or -sync window");
+    if (o->quick && !o->time_given)
+        o->iter.secs = EB_QUICK_BUDGET;
     if (o->sync_window && o->repeat > 1)
         return eb_err(err, errlen, "-sync window and -repeat exclude each other");
     if (msglog_given && o->msglen_file)
@@ -411,7 +428,9 @@ void eb_imb_print_help(const eb_imb_family *f)
            "                            min, max and spread (default 1: IMB's table)\n"
            "  -sync barrier|window      window: start every repetition at an agreed global\n"
            "                            time (offset-corrected clocks), per-repetition maxima\n"
-           "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n",
+           "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n"
+           "  --resume FILE             continue a crashed --json FILE: measure only the\n"
+           "                            rows missing from it and append them\n",
            f->program, f->component, f->iter.msgspersample, f->iter.overall_vol / 1048576,
            f->iter.msgs_nonaggr, eb_iter_policy_name(f->iter.policy), f->iter.secs,
            EB_DEFAULT_MEM_GB, f->minmsglog, f->maxmsglog);

@@ -58,6 +58,7 @@ def test_p2p_checked(tmp_path, np):
     for name in ("Sendrecv", "Exchange"):
         assert [b["procs"] for b in blocks if b["name"] == name] == expected_qs(np)
     assert len(results) == printed
+    assert recs[0]["options"]["planned_rows"] == printed
     # every printed row equals its JSON record (2-decimal rounding)
     it = iter(results)
     for b in blocks:

@@ -9,7 +9,7 @@ from typing import Any
 from ..records import (COMPONENTS, RESULT_OPTIONAL, SCHEMA, FormatError, ParsedRun, is_int,
                        is_number, loads_strict)
 
-RECORD_TYPES = ("run", "result", "summary", "end")
+RECORD_TYPES = ("run", "result", "summary", "end", "skip", "resume")
 
 
 def _check_type(path, lineno, rec, key, check, what, required=True, nullable=False):
@@ -125,6 +125,8 @@ def parse_jsonl_text(text: str, path: str | Path = "<input>") -> ParsedRun:
         elif rtype == "summary":
             _check_component(path, lineno, rec)
             parsed.summaries.append(rec)
+        elif rtype in ("skip", "resume"):
+            pass  # notes about the run (a benchmark not run, a resumed run): nothing to store
         else:
             check_end(path, lineno, rec)
             parsed.end = rec
