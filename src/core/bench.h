@@ -26,6 +26,9 @@ enum {
     EB_F_NONAGGR_FIRST = 1u << 6, /* EB_F_MODES: the non-aggregate table first (IMB-RMA) */
     EB_F_NONAGGR_COUNTS = 1u << 7,/* one table, no MODE line, MSGS_NONAGGR repetition
                                      counts, ctx->aggregate 0 (IMB-EXT Window) */
+    EB_F_AGGR_ONLY = 1u << 8,     /* one table, labelled MODE: AGGREGATE */
+    EB_F_NONAGGR_ONLY = 1u << 9,  /* one table, labelled MODE: NON-AGGREGATE */
+    EB_F_NO_WARMUP = 1u << 10,    /* no warm-up repetitions (IMB-IO has none) */
 };
 
 #define EB_MAX_EXTRA 8
@@ -86,6 +89,13 @@ typedef struct eb_bench {
     /* Optional reporter hook: called on the printing rank after a table
      * with its rows (notes under the table, extra JSON records). */
     void (*after_table)(const eb_row *rows, int nrows);
+    /* Optional: once per process set (and mode) on its active ranks, before
+     * the first length (ctx->x = 0) / after the last one.  open_set returns
+     * -1 with a message in err on a user error (e.g. an unwritable file):
+     * the driver agrees on it over all ranks, calls close_set where
+     * open_set succeeded, and exits with status 2. */
+    int (*open_set)(eb_ctx *c, char *err, size_t errlen);
+    void (*close_set)(eb_ctx *c);
 } eb_bench;
 
 /* The state a kernel works on. */
@@ -94,6 +104,7 @@ struct eb_ctx {
     MPI_Comm comm;        /* this process's active group */
     int rank, size;       /* in comm */
     int group, ngroups;   /* multi mode: this group and how many */
+    int multi;            /* -1 standard mode, else the -multi outflag */
     size_t x;             /* message length in bytes */
     eb_buf s, r;          /* send / receive buffers; slot i for iteration i */
     const struct eb_imb_options *opt;

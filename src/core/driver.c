@@ -451,7 +451,7 @@ static void measure_size(runner_t *R, size_t x)
     memset(c->extra, 0, sizeof c->extra);
     if (b->prepare && b->prepare(c) != 0)
         eb_abort("%s: preparing %zu bytes failed", b->name, x);
-    if (!R->warmed) {
+    if (!R->warmed && !(b->flags & EB_F_NO_WARMUP)) {
         R->b->kernel(c, 0, EB_N_WARMUP);
         R->warmed = 1;
     }
@@ -589,11 +589,12 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
                            P - ngroups * q, mode);
         eb_imb_print_table_head(b, o, multi);
     }
+    runner_t R = {.o = o, .b = b, .active = active_comm, .multi = multi, .q = q,
+                  .ngroups = ngroups, .mode = mode,
+                  .aggregate = mode ? strcmp(mode, "aggregate") == 0
+                                    : !(b->flags & EB_F_NONAGGR_COUNTS)};
+    int set_open = 0;
     if (active) {
-        runner_t R = {.o = o, .b = b, .active = active_comm, .multi = multi, .q = q,
-                      .ngroups = ngroups, .mode = mode,
-                      .aggregate = mode ? strcmp(mode, "aggregate") == 0
-                                        : !(b->flags & EB_F_NONAGGR_COUNTS)};
         R.ctx.bench = b;
         R.ctx.comm = group_comm;
         R.ctx.opt = o;
@@ -604,8 +605,22 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
         R.window = o->sync_window && b->cls != EB_SINGLE_TRANSFER && !b->measure &&
                    !(mode && R.aggregate);
         R.ctx.ngroups = ngroups;
+        R.ctx.multi = multi;
         MPI_Comm_rank(group_comm, &R.ctx.rank);
         MPI_Comm_size(group_comm, &R.ctx.size);
+    }
+    if (b->open_set) {
+        /* set-up errors (an unwritable file ...) end the run on every rank */
+        char err[EB_ERRLEN] = "", msg[EB_ERRLEN];
+        int failed = active && b->open_set(&R.ctx, err, sizeof err) != 0;
+        set_open = active && !failed;
+        if (eb_any_error(failed ? err : NULL, msg, sizeof msg)) {
+            if (set_open && b->close_set)
+                b->close_set(&R.ctx);
+            eb_exit_all(EB_EXIT_USAGE, msg);
+        }
+    }
+    if (active) {
         R.prev_n = o->iter.msgspersample;
         eb_sizes sizes = sizes_for(o, b);
         R.max_size = 0;
@@ -634,6 +649,8 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
             eb_imb_print_note("%ld length%s already in %s: not measured again (--resume)", resumed,
                               resumed == 1 ? "" : "s", o->json_path);
         eb_sizes_free(&sizes);
+        if (set_open && b->close_set)
+            b->close_set(&R.ctx);
         if (b->after_table && R.nrows > 0)
             b->after_table(R.rows, R.nrows);
         free(R.rows);
@@ -698,6 +715,10 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
         modes[nonaggr_first] = "aggregate";
         modes[!nonaggr_first] = "non-aggregate";
         nmodes = 2;
+    } else if (b->flags & EB_F_AGGR_ONLY) {
+        modes[0] = "aggregate";
+    } else if (b->flags & EB_F_NONAGGR_ONLY) {
+        modes[0] = "non-aggregate";
     }
     for (int k = 0; k < nq; k++)
         for (int m = 0; m < nmodes; m++)

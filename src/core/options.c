@@ -22,6 +22,7 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->mem_gb = EB_DEFAULT_MEM_GB;
     o->msglog_min = f->minmsglog;
     o->msglog_max = f->maxmsglog;
+    o->npmin = f->default_npmin;
     o->thread_level = -1;
     o->repeat = 1;
     o->epsilon = 0.02;

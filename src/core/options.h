@@ -26,6 +26,10 @@ typedef struct eb_imb_family {
     /* Optional: header lines and JSON options of the family's own settings. */
     void (*print_settings)(const struct eb_imb_options *o);
     const char *help_extra; /* help lines for the family's own options, or NULL */
+    /* What the header calls a length ("io portion" for IMB-IO, whose header
+     * has no MPI_Datatype lines); NULL: "message length". */
+    const char *size_label;
+    int default_npmin;      /* smallest process count without -npmin; 0: IMB-MPI1's 2 */
 } eb_imb_family;
 
 typedef struct eb_imb_options {

@@ -105,17 +105,22 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     for (int i = 0; i < o->argc; i++)
         printf(" %s", o->argv[i]);
     printf(" \n\n");
+    const char *label = o->family->size_label ? o->family->size_label : "message length";
     if (o->msglen.n > 0) {
         printf("# Message lengths were user-defined\n");
     } else {
-        printf("# Minimum message length in bytes:   0\n");
-        printf("# Maximum message length in bytes:   %zu\n", (size_t)1 << o->msglog_max);
+        printf("# Minimum %s in bytes:   0\n", label);
+        printf("# Maximum %s in bytes:   %zu\n", label, (size_t)1 << o->msglog_max);
     }
     printf("#\n");
-    printf("# MPI_Datatype                   :   MPI_BYTE \n");
-    printf("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
-    printf("# MPI_Op                         :   MPI_SUM  \n");
-    printf("# \n# \n\n# List of Benchmarks to run:\n\n");
+    if (o->family->size_label) {
+        printf("#\n#\n\n# List of Benchmarks to run:\n\n");
+    } else {
+        printf("# MPI_Datatype                   :   MPI_BYTE \n");
+        printf("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
+        printf("# MPI_Op                         :   MPI_SUM  \n");
+        printf("# \n# \n\n# List of Benchmarks to run:\n\n");
+    }
     for (int i = 0; i < n; i++) {
         printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
         for (const char *c = list[i]->list_comment; c && *c;) {

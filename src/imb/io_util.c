@@ -1,0 +1,172 @@
+#include "imb/io.h"
+
+#include "core/error.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned eb_io_value(int rank, size_t i)
+{
+    return 10000000u * (unsigned)(1 + rank) + (unsigned)(i % 10000000u);
+}
+
+unsigned char eb_io_byte(int rank, size_t k)
+{
+    uint32_t v = (uint32_t)eb_io_value(rank, k / EB_IO_UNIT);
+    unsigned char b[EB_IO_UNIT];
+    memcpy(b, &v, sizeof b);
+    return b[k % EB_IO_UNIT];
+}
+
+void eb_io_fill(void *p, size_t n, int rank, size_t off)
+{
+    unsigned char *q = p;
+    size_t k = 0;
+    /* the ragged start byte by byte, then whole ints */
+    for (; k < n && (off + k) % EB_IO_UNIT; k++)
+        q[k] = eb_io_byte(rank, off + k);
+    for (; k + EB_IO_UNIT <= n; k += EB_IO_UNIT) {
+        uint32_t v = (uint32_t)eb_io_value(rank, (off + k) / EB_IO_UNIT);
+        memcpy(q + k, &v, EB_IO_UNIT);
+    }
+    for (; k < n; k++)
+        q[k] = eb_io_byte(rank, off + k);
+}
+
+long eb_io_check(const void *p, size_t n, int rank, size_t off)
+{
+    const unsigned char *q = p;
+    long bad = 0;
+    for (size_t k = 0; k < n; k++)
+        bad += q[k] != eb_io_byte(rank, off + k);
+    return bad;
+}
+
+void eb_io_portion(size_t x, int np, int rank, size_t *off, size_t *len)
+{
+    size_t units = (x + EB_IO_UNIT - 1) / EB_IO_UNIT;
+    size_t base = units / (size_t)np, extra = units % (size_t)np, r = (size_t)rank;
+    size_t first = r < extra ? r * (base + 1) : r * base + extra;
+    size_t count = r < extra ? base + 1 : base;
+    size_t lo = first * EB_IO_UNIT, hi = (first + count) * EB_IO_UNIT;
+    if (lo > x)
+        lo = x;
+    if (hi > x)
+        hi = x;
+    *off = lo;
+    *len = hi - lo;
+}
+
+int eb_io_file_name(char *out, size_t outlen, const char *base, int group, int rank)
+{
+    int n;
+    if (group >= 0 && rank >= 0)
+        n = snprintf(out, outlen, "%s_g%d_%d", base, group, rank);
+    else if (group >= 0)
+        n = snprintf(out, outlen, "%s_g%d", base, group);
+    else if (rank >= 0)
+        n = snprintf(out, outlen, "%s_%d", base, rank);
+    else
+        n = snprintf(out, outlen, "%s", base);
+    return n < 0 || (size_t)n >= outlen ? -1 : 0;
+}
+
+static char *trimmed(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+int eb_io_parse_hints(const char *text, const char *fname, eb_io_hints *h, char *err,
+                      size_t errlen)
+{
+    memset(h, 0, sizeof *h);
+    int line = 0;
+    const char *p = text;
+    while (*p) {
+        line++;
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        char buf[1024];
+        if (n >= sizeof buf) {
+            eb_io_hints_free(h);
+            return eb_err(err, errlen, "%s:%d: line too long", fname, line);
+        }
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        p = eol ? eol + 1 : p + n;
+        char *s = trimmed(buf);
+        if (*s == '\0' || *s == '#')
+            continue;
+        char *sep = s;
+        while (*sep && !isspace((unsigned char)*sep))
+            sep++;
+        char *value = trimmed(sep);
+        if (*sep)
+            *sep = '\0';
+        if (*value == '\0') {
+            eb_io_hints_free(h);
+            return eb_err(err, errlen, "%s:%d: hint '%s' has no value (expected 'key value')",
+                          fname, line, s);
+        }
+        h->key = realloc(h->key, (size_t)(h->n + 1) * sizeof *h->key);
+        h->value = realloc(h->value, (size_t)(h->n + 1) * sizeof *h->value);
+        if (!h->key || !h->value)
+            eb_abort("out of memory");
+        h->key[h->n] = eb_strdup(s);
+        h->value[h->n] = eb_strdup(value);
+        h->n++;
+    }
+    return 0;
+}
+
+void eb_io_hints_free(eb_io_hints *h)
+{
+    for (int i = 0; i < h->n; i++) {
+        free(h->key[i]);
+        free(h->value[i]);
+    }
+    free(h->key);
+    free(h->value);
+    memset(h, 0, sizeof *h);
+}
+
+long eb_io_check_shuffled(const unsigned char *block, size_t x, int np, const size_t *len)
+{
+    char *used = calloc((size_t)np, 1);
+    if (!used)
+        eb_abort("out of memory");
+    size_t pos = 0;
+    while (pos < x) {
+        int found = -1;
+        for (int r = 0; r < np && found < 0; r++)
+            if (!used[r] && len[r] > 0 && len[r] <= x - pos &&
+                eb_io_check(block + pos, len[r], r, 0) == 0)
+                found = r;
+        if (found < 0)
+            break;
+        used[found] = 1;
+        pos += len[found];
+    }
+    free(used);
+    return (long)(x - pos);
+}
+
+long eb_io_check_somewhere(const void *p, size_t n, int owner, size_t lo, size_t hi)
+{
+    const unsigned char *q = p;
+    for (size_t o = lo; o <= hi; o++) {
+        if (n > 0 && q[0] != eb_io_byte(owner, o))
+            continue;
+        if (eb_io_check(p, n, owner, o) == 0)
+            return 0;
+    }
+    return eb_io_check(p, n, owner, lo);
+}
