@@ -17,7 +17,12 @@ static void close_on_exit(int status, const char *msg)
         eb_jsonl_end(status == 0 ? "ok" : "error", msg);
 }
 
-void eb_jsonl_open(const char *path)
+static void open_mode(const char *path, const char *mode);
+
+void eb_jsonl_open(const char *path) { open_mode(path, "w"); }
+void eb_jsonl_open_append(const char *path) { open_mode(path, "a"); }
+
+static void open_mode(const char *path, const char *mode)
 {
     if (!path)
         return;
@@ -26,7 +31,7 @@ void eb_jsonl_open(const char *path)
     char err[EB_ERRLEN];
     const char *msg = NULL;
     if (rank == 0) {
-        out = fopen(path, "w");
+        out = fopen(path, mode);
         if (!out) {
             snprintf(err, sizeof err, "--json %s: cannot write: %s", path, strerror(errno));
             msg = err;
