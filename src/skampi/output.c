@@ -268,6 +268,7 @@ int sk_truncate_open_block(const char *path, char *name, size_t namelen)
     char line[32768];
     long pos = 0, open_at = -1, rows = 0, prev_pos = -1;
     int prev_was_suite = 0;
+    char open_name[256] = "";
     while (fgets(line, sizeof line, f)) {
         long len = (long)strlen(line);
         char nm[256];
@@ -276,7 +277,7 @@ int sk_truncate_open_block(const char *path, char *name, size_t namelen)
             /* the block starts at its "# suite" comment line */
             open_at = prev_was_suite ? prev_pos : pos;
             rows = 0;
-            snprintf(name, namelen, "%s", nm);
+            snprintf(open_name, sizeof open_name, "%s", nm);
         } else if (!strncmp(line, "# end result \"", 14)) {
             open_at = -1;
         } else if (open_at >= 0 && line[0] != '#' && line[0] != '\n') {
@@ -291,6 +292,7 @@ int sk_truncate_open_block(const char *path, char *name, size_t namelen)
         return 0;
     if (truncate(path, (off_t)open_at))
         return -1;
+    snprintf(name, namelen, "%s", open_name);
     return (int)rows;
 }
 
