@@ -317,6 +317,8 @@ static int check_suite(const sk_config *c, sk_suite *s, char *err, size_t errlen
             return sk_suite_err(c, s, SK_VARIATION, err, errlen,
                                 "type %d (%s) sends no message: vary Nodes instead", s->type, in->name);
     }
+    if (s->min_rep > s->max_rep && !s->key_line[SK_MIN_REPETITION])
+        s->min_rep = s->max_rep; /* only Max_Repetition given: it wins over the default */
     if (s->min_rep > s->max_rep)
         return sk_suite_err(c, s, SK_MIN_REPETITION, err, errlen,
                             "%ld is above Max_Repetition %ld", s->min_rep, s->max_rep);

@@ -20,6 +20,7 @@ typedef struct {
     int pair[2];         /* ping-pong pair (world ranks), pair[0] times; -1: not found yet */
     double pair_latency; /* its round-trip time in seconds */
     double *node_buf;    /* wsize entries */
+    double window_slack; /* window synchronisation: the start lead that worked (seconds) */
 } sk_env;
 
 /* What one point measured (on every rank after sk_measure_point). */

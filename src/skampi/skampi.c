@@ -228,7 +228,7 @@ static void report_point(const suite_run *sr, const sk_point_result *r, long arg
     eb_json_null(&j, "defects");
     eb_json_num(&j, "std_error_us", r->std_error * 1e6);
     eb_json_int(&j, "kept", r->kept);
-    eb_json_int(&j, "type", s->type);
+    eb_json_int(&j, "type_number", s->type);
     eb_json_str(&j, "instance", in->name);
     eb_json_str(&j, "pattern", sk_pattern_name(in->pattern));
     eb_json_str(&j, "variation", sk_variation_name(s->variation));
@@ -306,6 +306,7 @@ static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const 
             logmsg("ping-pong pair: ranks %d and %d (largest round trip %.2f us)", e->pair[0],
                    e->pair[1], e->pair_latency * 1e6);
     }
+    e->window_slack = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     sc.t_start = MPI_Wtime();
     if (sko) {

@@ -187,6 +187,11 @@ int main(void)
     ERR_IS("  Max_Repetition = 0;\n", "t.skampi:6: suite 'S': key 'Max_Repetition': 0 is below the minimum 1");
     ERR_IS("  Min_Repetition = many;\n", "t.skampi:6: suite 'S': key 'Min_Repetition': 'many' is not an integer");
     ERR_IS("  Min_Repetition = 50;\n", "t.skampi:6: suite 'S': key 'Min_Repetition': 50 is above Max_Repetition 40");
+    ERR_IS("  Max_Repetition = 4;\n  Min_Repetition = 5;\n",
+           "t.skampi:7: suite 'S': key 'Min_Repetition': 5 is above Max_Repetition 4");
+    CHECK_EQ_LONG(parse_suite("  Max_Repetition = 4;\n"), 0); /* the default minimum follows */
+    CHECK_EQ_LONG(cfg.suites[0].min_rep, 4);
+    sk_config_free(&cfg);
     ERR_IS("  Multiple_of = Max_Value;\n", "t.skampi:6: suite 'S': key 'Multiple_of': 'Max_Value' is not an integer");
     ERR_IS("  Time_Measurement = -1;\n",
            "t.skampi:6: suite 'S': key 'Time_Measurement': '-1' is not a positive number of seconds or Invalid_Value");
