@@ -104,6 +104,12 @@ typedef struct {
     double mbps;          /* NAN where the table has no throughput */
     double extra[EB_MAX_EXTRA];
     long defects;         /* -1 without -check */
+    int loops;            /* -repeat: timed loops behind the row (1 = IMB) */
+    const double *loop_t_max; /* t_max of each loop */
+    double rep_min, rep_max, spread; /* over the loops' t_max (loops > 1) */
+    int sync_window;      /* -sync window: times are per-repetition maxima */
+    double valid_fraction, window_us;
+    long invalid_reps;
 } eb_row;
 
 void eb_register_bench(const eb_bench *b);

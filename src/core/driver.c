@@ -1,5 +1,7 @@
 #include "core/driver.h"
 
+#include "core/clock.h"
+
 #include "core/error.h"
 #include "core/procsets.h"
 #include "core/report/imb_text.h"
@@ -14,6 +16,20 @@
 #include <strings.h>
 
 #define EB_MAX_PROCSETS 64
+
+/* --resume: rows of the earlier file, not measured again */
+static char **resume_keys;
+static int n_resume_keys;
+
+static int already_measured(const char *name, const char *mode, int q, size_t x, int last_group)
+{
+    char key[256];
+    eb_row_key(key, sizeof key, name, mode, q, x, last_group);
+    for (int i = 0; i < n_resume_keys; i++)
+        if (strcmp(resume_keys[i], key) == 0)
+            return 1;
+    return 0;
+}
 
 const eb_bench *eb_find_bench(const char *component, const char *name, int *multi)
 {
@@ -113,6 +129,12 @@ typedef struct {
     size_t max_size;
     long prev_n;         /* dynamic policy: counts never grow with the length */
     int warmed;
+    int warned_spread, warned_warmup;
+    /* -sync window: the clock model and the last series' figures */
+    int window;
+    eb_clock_model clock;
+    double win_min, win_max, win_avg, win_valid, win_width;
+    long win_invalid;
     const char *mode;
     int aggregate;
 } runner_t;
@@ -169,71 +191,214 @@ static void fill_send(eb_ctx *c)
     }
 }
 
-/* Per-group figures, gathered to rank 0 of the active communicator. */
-enum { F_MIN, F_MAX, F_SUM, F_DEF, F_EXTRA, F_N = F_EXTRA + EB_MAX_EXTRA };
+/* Per-group figures of each timed loop, gathered to rank 0 of the active
+ * communicator: [group][loop][field]. */
+enum { F_MIN, F_MAX, F_AVG, F_N };
 
-static void emit_row(runner_t *R, size_t x, long n, double t_us, long defects)
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(const double *v, int n)
+{
+    double *s = eb_malloc((size_t)n * sizeof *s);
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_dbl);
+    double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+    return m;
+}
+
+/* Noise warnings, at most one of each kind per benchmark block. */
+static void warn_noise(runner_t *R, const char *name, size_t x, const double *loop_tmax, int N,
+                       double spread)
+{
+    if (N < 3)
+        return;
+    if (spread > 1.5 && !R->warned_spread) {
+        R->warned_spread = 1;
+        eb_warn("%s, %zu bytes: the %d timed loops spread %.2fx (slowest/fastest): the machine is "
+                "noisy. Stop other work, pin ranks to cores (mpirun --bind-to core), and compare "
+                "medians (more -repeat loops, or `effbench quick`).", name, x, N, spread);
+    }
+    double rest = median_of(loop_tmax + 1, N - 1);
+    if (loop_tmax[0] > 1.5 * rest && !R->warned_warmup) {
+        R->warned_warmup = 1;
+        eb_warn("%s, %zu bytes: the first timed loop took %.2fx the median of the others: "
+                "something was still warming up (page faults, connection set-up). Its median "
+                "row is unaffected; to keep it out entirely, run with -repeat 3 or more.",
+                name, x, loop_tmax[0] / rest);
+    }
+}
+
+/* t_us[k]: this rank's time per repetition in loop k of N. */
+static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, long defects)
 {
     eb_ctx *c = &R->ctx;
     const eb_bench *b = R->b;
     int arank;
     MPI_Comm_rank(R->active, &arank);
     int G = R->ngroups;
-    double *mine = eb_calloc((size_t)G * F_N, sizeof(double));
-    double *all = eb_calloc((size_t)G * F_N, sizeof(double));
-    /* group figures: extremes over the group; extras from its slowest rank */
-    eb_mma g = eb_reduce_mma(t_us, c->comm);
+    size_t per_group = (size_t)N * F_N + 1 + EB_MAX_EXTRA; /* loops, defects, extras */
+    double *mine = eb_calloc((size_t)G * per_group, sizeof(double));
+    double *all = eb_calloc((size_t)G * per_group, sizeof(double));
+    double *f = mine + (size_t)c->group * per_group;
+    for (int k = 0; k < N; k++) {
+        eb_mma g = eb_reduce_mma(t_us[k], c->comm);
+        f[k * F_N + F_MIN] = g.min;
+        f[k * F_N + F_MAX] = g.max;
+        f[k * F_N + F_AVG] = g.avg;
+    }
+    /* extras (last loop) from the group's slowest rank */
     long gdef = 0;
     MPI_Allreduce(&defects, &gdef, 1, MPI_LONG, MPI_SUM, c->comm);
-    double dummy;
-    int slow = eb_rank_of_max(t_us, c->comm, &dummy);
-    double ex[EB_MAX_EXTRA];
+    double dummy, ex[EB_MAX_EXTRA];
+    int slow = eb_rank_of_max(t_us[N - 1], c->comm, &dummy);
     memcpy(ex, c->extra, sizeof ex);
     MPI_Bcast(ex, EB_MAX_EXTRA, MPI_DOUBLE, slow, c->comm);
     if (c->rank == 0) {
-        double *f = mine + (size_t)c->group * F_N;
-        f[F_MIN] = g.min;
-        f[F_MAX] = g.max;
-        f[F_SUM] = g.avg;
-        f[F_DEF] = (double)gdef;
-        memcpy(f + F_EXTRA, ex, sizeof ex);
+        f[(size_t)N * F_N] = (double)gdef;
+        memcpy(f + (size_t)N * F_N + 1, ex, sizeof ex);
+    } else {
+        memset(f, 0, per_group * sizeof *f);
     }
-    MPI_Reduce(mine, all, G * F_N, MPI_DOUBLE, MPI_SUM, 0, R->active);
+    MPI_Reduce(mine, all, (int)((size_t)G * per_group), MPI_DOUBLE, MPI_SUM, 0, R->active);
     if (arank == 0) {
         char name[128];
         snprintf(name, sizeof name, "%s%s", R->multi >= 0 ? "Multi-" : "", b->name);
         int rows = R->multi == 1 ? G : 1;
-        for (int k = 0; k < rows; k++) {
-            eb_row row = {.bench = b, .name = name, .mode = R->mode, .procs = R->q,
-                          .bytes = x, .reps = n, .defects = R->o->check ? 0 : -1};
-            row.group = R->multi == 1 ? k : -1;
-            int g0 = R->multi == 1 ? k : 0, g1 = R->multi == 1 ? k + 1 : G;
-            row.t_min = INFINITY;
-            row.t_max = -INFINITY;
-            double sum = 0;
+        double *lmin = eb_malloc((size_t)N * sizeof(double));
+        double *lmax = eb_malloc((size_t)N * sizeof(double));
+        double *lavg = eb_malloc((size_t)N * sizeof(double));
+        for (int r = 0; r < rows; r++) {
+            int g0 = R->multi == 1 ? r : 0, g1 = R->multi == 1 ? r + 1 : G;
+            eb_row row = {.bench = b, .name = name, .mode = R->mode, .procs = R->q, .bytes = x,
+                          .reps = n, .defects = R->o->check ? 0 : -1, .loops = N,
+                          .loop_t_max = lmax};
+            row.group = R->multi == 1 ? r : -1;
             int slowest = g0;
-            for (int gi = g0; gi < g1; gi++) {
-                double *f = all + (size_t)gi * F_N;
-                row.t_min = fmin(row.t_min, f[F_MIN]);
-                if (f[F_MAX] > row.t_max) {
-                    row.t_max = f[F_MAX];
-                    slowest = gi;
+            for (int k = 0; k < N; k++) {
+                lmin[k] = INFINITY;
+                lmax[k] = -INFINITY;
+                lavg[k] = 0;
+                for (int gi = g0; gi < g1; gi++) {
+                    const double *fk = all + (size_t)gi * per_group + (size_t)k * F_N;
+                    lmin[k] = fmin(lmin[k], fk[F_MIN]);
+                    if (fk[F_MAX] > lmax[k]) {
+                        lmax[k] = fk[F_MAX];
+                        if (k == N - 1)
+                            slowest = gi;
+                    }
+                    lavg[k] += fk[F_AVG] / (g1 - g0);
                 }
-                sum += f[F_SUM];
-                if (R->o->check)
-                    row.defects += (long)f[F_DEF];
             }
-            row.t_avg = sum / (g1 - g0);
-            memcpy(row.extra, all + (size_t)slowest * F_N + F_EXTRA, sizeof row.extra);
-            row.mbps = b->nmsg > 0 && row.t_max > 0
-                           ? (double)b->nmsg * (double)x / 1.048576 / row.t_max
-                           : (b->nmsg > 0 ? 0.0 : NAN);
+            for (int gi = g0; gi < g1 && R->o->check; gi++)
+                row.defects += (long)all[(size_t)gi * per_group + (size_t)N * F_N];
+            /* one loop: IMB's numbers; several: the median of each over the loops */
+            row.t_min = N == 1 ? lmin[0] : median_of(lmin, N);
+            row.t_max = N == 1 ? lmax[0] : median_of(lmax, N);
+            row.t_avg = N == 1 ? lavg[0] : median_of(lavg, N);
+            row.rep_min = INFINITY;
+            row.rep_max = -INFINITY;
+            for (int k = 0; k < N; k++) {
+                row.rep_min = fmin(row.rep_min, lmax[k]);
+                row.rep_max = fmax(row.rep_max, lmax[k]);
+            }
+            row.spread = row.rep_min > 0 ? row.rep_max / row.rep_min : NAN;
+            if (R->window) {
+                /* over the valid repetitions of each one's slowest rank */
+                row.t_min = R->win_min;
+                row.t_max = R->win_max;
+                row.t_avg = R->win_avg;
+                row.sync_window = 1;
+                row.valid_fraction = R->win_valid;
+                row.invalid_reps = R->win_invalid;
+                row.window_us = R->win_width;
+            }
+            memcpy(row.extra, all + (size_t)slowest * per_group + (size_t)N * F_N + 1,
+                   sizeof row.extra);
+            double t_tp = R->window ? row.t_avg : row.t_max; /* docs/imb.md */
+            row.mbps = b->nmsg > 0 && t_tp > 0 ? (double)b->nmsg * (double)x / 1.048576 / t_tp
+                                                : (b->nmsg > 0 ? 0.0 : NAN);
             eb_imb_print_row(&row, R->o, R->multi);
             eb_jsonl_result(&row, R->o->family->component);
+            warn_noise(R, name, x, lmax, N, row.spread);
         }
+        free(lmin);
+        free(lmax);
+        free(lavg);
     }
     free(mine);
     free(all);
+}
+
+/* -sync window: every repetition starts at an agreed global time T0 + i*W;
+ * a rank's time is from that start to its completion, a repetition's time
+ * the maximum over the ranks, and a repetition some rank started late is
+ * invalid.  W starts from the operation's time and the clock error and
+ * doubles (at most 8 times) while fewer than half the repetitions are valid,
+ * so oversubscribed ranks still give numbers.  Returns the repetitions run. */
+static long window_series(runner_t *R, long n)
+{
+    eb_ctx *c = &R->ctx;
+    MPI_Comm A = R->active;
+    int arank;
+    MPI_Comm_rank(A, &arank);
+    eb_clock_sync(A, 10, &R->clock);
+    MPI_Barrier(A);
+    double t0 = MPI_Wtime();
+    R->b->kernel(c, 0, 1);
+    double t_op = max_over(MPI_Wtime() - t0, A);
+    double W = 2.0 * t_op + 4.0 * R->clock.error + 5e-6;
+    double *dur = eb_malloc((size_t)n * sizeof *dur), *worst = eb_malloc((size_t)n * sizeof *worst);
+    int *late = eb_malloc((size_t)n * sizeof *late), *any_late = eb_malloc((size_t)n * sizeof *any_late);
+    long m = n, valid = 0;
+    for (int attempt = 0; attempt < 8; attempt++, W *= 2) {
+        /* keep a series within the -time budget */
+        m = n;
+        if ((double)m * W > R->o->iter.secs)
+            m = (long)(R->o->iter.secs / W) > 1 ? (long)(R->o->iter.secs / W) : 1;
+        double T0 = MPI_Wtime() + (10.0 * W > 1e-3 ? 10.0 * W : 1e-3);
+        MPI_Bcast(&T0, 1, MPI_DOUBLE, 0, A); /* rank 0's clock is the global one */
+        for (long i = 0; i < m; i++) {
+            double start = T0 + (double)i * W;
+            late[i] = eb_wait_until(eb_clock_to_local(&R->clock, start));
+            R->b->kernel(c, i, 1);
+            dur[i] = eb_clock_to_global(&R->clock, MPI_Wtime()) - start;
+        }
+        MPI_Allreduce(dur, worst, (int)m, MPI_DOUBLE, MPI_MAX, A);
+        MPI_Allreduce(late, any_late, (int)m, MPI_INT, MPI_MAX, A);
+        valid = 0;
+        for (long i = 0; i < m; i++)
+            valid += !any_late[i];
+        if (2 * valid >= m)
+            break;
+    }
+    R->win_min = INFINITY;
+    R->win_max = -INFINITY;
+    double sum = 0;
+    for (long i = 0; i < m; i++)
+        if (!any_late[i]) {
+            R->win_min = fmin(R->win_min, worst[i]);
+            R->win_max = fmax(R->win_max, worst[i]);
+            sum += worst[i];
+        }
+    R->win_avg = valid ? sum / (double)valid : NAN;
+    if (!valid)
+        R->win_min = R->win_max = NAN;
+    R->win_min *= 1e6;
+    R->win_max *= 1e6;
+    R->win_avg *= 1e6;
+    R->win_valid = (double)valid / (double)m;
+    R->win_invalid = m - valid;
+    R->win_width = W * 1e6;
+    free(dur);
+    free(worst);
+    free(late);
+    free(any_late);
+    return m;
 }
 
 static void measure_size(runner_t *R, size_t x)
@@ -258,17 +423,26 @@ static void measure_size(runner_t *R, size_t x)
         R->warmed = 1;
     }
     long n = repetitions(R, x);
-    for (int i = 0; i < EB_N_BARR; i++)
-        MPI_Barrier(c->comm);
-    double t;
-    if (b->measure) {
-        t = b->measure(c, n);
-    } else {
-        double t0 = MPI_Wtime();
-        b->kernel(c, 0, n);
-        t = (MPI_Wtime() - t0) / (double)n;
+    int N = o->repeat > 0 ? o->repeat : 1;
+    double *t_us = eb_malloc((size_t)N * sizeof *t_us);
+    if (R->window) {
+        n = window_series(R, n);
+        t_us[0] = R->win_avg;
+        N = 0; /* no plain loop */
     }
-    t /= b->time_divisor > 0 ? b->time_divisor : 1;
+    for (int k = 0; k < N; k++) {
+        for (int i = 0; i < EB_N_BARR; i++)
+            MPI_Barrier(c->comm);
+        double t;
+        if (b->measure) {
+            t = b->measure(c, n);
+        } else {
+            double t0 = MPI_Wtime();
+            b->kernel(c, 0, n);
+            t = (MPI_Wtime() - t0) / (double)n;
+        }
+        t_us[k] = t / (b->time_divisor > 0 ? b->time_divisor : 1) * 1e6;
+    }
     long defects = 0;
     if (o->check && b->check) {
         /* untimed: every repetition again, each verified on arrival */
@@ -281,7 +455,8 @@ static void measure_size(runner_t *R, size_t x)
         }
         c->checking = 0;
     }
-    emit_row(R, x, n, t * 1e6, defects);
+    emit_row(R, x, n, t_us, N > 0 ? N : 1, defects);
+    free(t_us);
     if (b->release)
         b->release(c);
 }
@@ -357,6 +532,7 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
         R.ctx.opt = o;
         R.ctx.group = pos / q;
         R.ctx.aggregate = R.aggregate;
+        R.window = o->sync_window && b->cls != EB_SINGLE_TRANSFER && !b->measure;
         R.ctx.ngroups = ngroups;
         MPI_Comm_rank(group_comm, &R.ctx.rank);
         MPI_Comm_size(group_comm, &R.ctx.size);
@@ -366,7 +542,14 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
         for (int i = 0; i < sizes.n; i++)
             if (sizes.v[i] > R.max_size)
                 R.max_size = sizes.v[i];
+        long resumed = 0;
         for (int i = 0; i < sizes.n; i++) {
+            /* rows are written group by group, so the last group's row
+             * means the whole length was measured */
+            if (already_measured(name, mode, q, sizes.v[i], multi == 1 ? ngroups - 1 : -1)) {
+                resumed++;
+                continue;
+            }
             double need = buffer_bytes(&R, sizes.v[i]);
             if (need > o->mem_gb * 1073741824.0) {
                 if (wrank == 0)
@@ -377,6 +560,9 @@ static void run_procset(const eb_imb_options *o, const eb_bench *b, int multi, i
             }
             measure_size(&R, sizes.v[i]);
         }
+        if (resumed && wrank == 0)
+            eb_imb_print_note("%ld length%s already in %s: not measured again (--resume)", resumed,
+                              resumed == 1 ? "" : "s", o->json_path);
         eb_sizes_free(&sizes);
         eb_buf_free(&R.ctx.s);
         eb_buf_free(&R.ctx.r);
@@ -437,9 +623,37 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
 
 /* ---- the run ------------------------------------------------------------ */
 
+/* Rows the plan will print (lengths skipped for -mem not foreseen), for
+ * progress displays. */
+static long planned_rows(const eb_imb_options *o, const plan_t *p, int P)
+{
+    long rows = 0;
+    for (int i = 0; i < p->n; i++) {
+        const eb_bench *b = p->list[i];
+        int qs[EB_MAX_PROCSETS], nq = 1;
+        if (b->fixed_procs > 0) {
+            if (P < b->fixed_procs)
+                continue;
+            qs[0] = b->fixed_procs;
+        } else {
+            nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+        }
+        eb_sizes s = sizes_for(o, b);
+        long per_q = 0;
+        for (int k = 0; k < nq; k++)
+            per_q += p->multi[i] == 1 ? P / qs[k] : 1;
+        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? 2 : 1);
+        eb_sizes_free(&s);
+    }
+    return rows;
+}
+
 static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
 {
+    int P;
+    MPI_Comm_size(MPI_COMM_WORLD, &P);
     eb_json_object(j, "options");
+    eb_json_int(j, "planned_rows", planned_rows(o, p, P));
     eb_json_array(j, "benchmarks");
     for (int i = 0; i < p->n; i++) {
         char name[128];
@@ -475,6 +689,8 @@ static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
     }
     eb_json_int(j, "n_barr", EB_N_BARR);
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
+    eb_json_int(j, "repeat", o->repeat);
+    eb_json_str(j, "sync", o->sync_window ? "window" : "barrier");
     eb_json_close(j);
 }
 
@@ -509,15 +725,20 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
-    eb_jsonl_open(o.json_path);
-    eb_json run;
-    eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
-    options_json(&run, &o, &plan);
-    if (wrank == 0)
-        eb_jsonl_emit(&run);
-    else
-        eb_json_free(&run);
+    if (o.resume) {
+        eb_jsonl_resume(o.json_path, family->component, &resume_keys, &n_resume_keys);
+    } else {
+        eb_jsonl_open(o.json_path);
+        eb_json run;
+        eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
+        options_json(&run, &o, &plan);
+        if (wrank == 0)
+            eb_jsonl_emit(&run);
+        else
+            eb_json_free(&run);
+    }
 
+    eb_warn_oversubscription();
     if (wrank == 0)
         eb_imb_print_header(&o, &si, plan.list, plan.multi, plan.n);
     for (int i = 0; i < plan.n; i++)
@@ -528,6 +749,9 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     free(plan.list);
     free(plan.multi);
     free(order);
+    for (int i = 0; i < n_resume_keys; i++)
+        free(resume_keys[i]);
+    free(resume_keys);
     eb_imb_options_free(&o);
     return EB_EXIT_OK;
 }

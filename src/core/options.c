@@ -23,6 +23,7 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->msglog_min = f->minmsglog;
     o->msglog_max = f->maxmsglog;
     o->thread_level = -1;
+    o->repeat = 1;
 }
 
 static void free_list(char **a, int n)
@@ -231,11 +232,27 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             }
             if ((inc ? o->ninclude : o->nexclude) == n0)
                 return eb_err(err, errlen, "option %s needs benchmark names", a);
+        } else if (!strcmp(a, "-repeat")) {
+            long v;
+            NEED_VALUE();
+            if (parse_long(val, 1, 1000000, &v))
+                return eb_err(err, errlen, "-repeat %s: expected a positive number of timed loops", val);
+            o->repeat = (int)v;
+            i++;
+        } else if (!strcmp(a, "-sync")) {
+            NEED_VALUE();
+            if (strcmp(val, "barrier") && strcmp(val, "window"))
+                return eb_err(err, errlen, "-sync %s: expected barrier or window", val);
+            o->sync_window = val[0] == 'w';
+            i++;
         } else if (!strcmp(a, "-check")) {
             o->check = 1;
-        } else if (!strcmp(a, "--json")) {
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
             NEED_VALUE();
+            if (o->json_path)
+                return eb_err(err, errlen, "--json and --resume name one file, once");
             o->json_path = val;
+            o->resume = a[2] == 'r';
             i++;
         } else if (is_option(a)) {
             int r = o->family->parse_option ? o->family->parse_option(o, argc, argv, &i, err, errlen) : 0;
@@ -248,6 +265,8 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
         }
 #undef NEED_VALUE
     }
+    if (o->sync_window && o->repeat > 1)
+        return eb_err(err, errlen, "-sync window and -repeat exclude each other");
     if (msglog_given && o->msglen_file)
         return eb_err(err, errlen, "-msglog and -msglen exclude each other");
     return 0;
@@ -390,7 +409,13 @@ void eb_imb_print_help(const eb_imb_family *f)
            "effbench additions:\n"
            "  -check                    verify every received byte (outside timed loops);\n"
            "                            adds a defects column; timings not for publication\n"
-           "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n",
+           "  -repeat N                 time each row N times; report medians, the loops'\n"
+           "                            min, max and spread (default 1: IMB's table)\n"
+           "  -sync barrier|window      window: start every repetition at an agreed global\n"
+           "                            time (offset-corrected clocks), per-repetition maxima\n"
+           "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n"
+           "  --resume FILE             continue a crashed --json FILE: measure only the\n"
+           "                            rows missing from it and append them\n",
            f->program, f->component, f->iter.msgspersample, f->iter.overall_vol / 1048576,
            f->iter.msgs_nonaggr, eb_iter_policy_name(f->iter.policy), f->iter.secs,
            EB_DEFAULT_MEM_GB, f->minmsglog, f->maxmsglog);

@@ -45,7 +45,10 @@ typedef struct eb_imb_options {
     int map_p, map_q;              /* -map, 0 if not given */
     int thread_level;              /* requested MPI_THREAD_*, -1 if not given */
     int check;                     /* -check */
+    int repeat;                    /* -repeat N: timed loops per row (1 = IMB) */
+    int sync_window;               /* -sync window (1) or barrier (0, IMB) */
     const char *json_path;         /* --json */
+    int resume;                    /* --resume FILE: json_path is appended to */
     int help;
     int argc;                      /* the calling sequence, for the header */
     char **argv;

@@ -33,7 +33,9 @@ void eb_sysinfo_collect(eb_sysinfo *s, int thread_provided)
     if (nl)
         *nl = '\0';
     /* Open MPI ends the line with ", ident: ...": keep it, it names the build */
-    snprintf(s->mpi_library, sizeof s->mpi_library, "%s", lib);
+    size_t keep = strlen(lib) < sizeof s->mpi_library ? strlen(lib) : sizeof s->mpi_library - 1;
+    memcpy(s->mpi_library, lib, keep);
+    s->mpi_library[keep] = '\0';
     MPI_Get_version(&s->mpi_major, &s->mpi_minor);
     s->thread_provided = thread_provided;
 }
@@ -100,4 +102,16 @@ int eb_hosts(eb_json *j)
     }
     free(all);
     return local;
+}
+
+void eb_warn_oversubscription(void)
+{
+    int local = eb_hosts(NULL), worst;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int over = cores > 0 && local > cores ? local : 0;
+    MPI_Allreduce(&over, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (worst > 0)
+        eb_warn("%d ranks share a node with %ld cores: ranks are time-sliced, so timings include "
+                "waiting for a core and vary from run to run. Run at most %ld ranks per node for "
+                "numbers to publish.", worst, cores, cores);
 }

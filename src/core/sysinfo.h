@@ -32,4 +32,8 @@ double eb_node_memory_bytes(void);
  * `hosts` array to j when j != NULL. */
 int eb_hosts(eb_json *j);
 
+/* Collective: warn (rank 0) when more ranks share a node than it has cores,
+ * since time-slicing then shows up in every timing. */
+void eb_warn_oversubscription(void);
+
 #endif

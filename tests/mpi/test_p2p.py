@@ -29,7 +29,7 @@ def expected_qs(np):
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_p2p_checked(tmp_path, np):
     js = tmp_path / "p2p.jsonl"
-    r = run(np, "IMB-MPI1", *P2P, "-msglog", "10", "-iter", "50", "-time", "0.05",
+    r = run(np, "IMB-MPI1", *P2P, "-msglog", "10", "-iter", "50,off",
             "-check", "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
@@ -58,6 +58,7 @@ def test_p2p_checked(tmp_path, np):
     for name in ("Sendrecv", "Exchange"):
         assert [b["procs"] for b in blocks if b["name"] == name] == expected_qs(np)
     assert len(results) == printed
+    assert recs[0]["options"]["planned_rows"] == printed
     # every printed row equals its JSON record (2-decimal rounding)
     it = iter(results)
     for b in blocks:
@@ -74,6 +75,20 @@ def test_p2p_checked(tmp_path, np):
             mb = NMSG[b["name"]] * rec["bytes"] / 1.048576 / rec["t_max_us"]
             assert rec["mbytes_per_s"] == pytest.approx(mb, rel=1e-12)
             assert row[-2] == f"{rec['mbytes_per_s']:.2f}"
+
+
+def test_dynamic_policy_counts_only_fall():
+    """-time caps the repetitions per length (dynamic policy): never above
+    MSGSPERSAMPLE, never growing with the length."""
+    r = run(2, "IMB-MPI1", "PingPong", "Sendrecv", "-msglog", "0:20", "-iter", "200",
+            "-time", "0.001")
+    assert r.returncode == 0, r
+    for b in parse_imb(r.stdout):
+        reps = [int(row[1]) for row in b["rows"]]
+        assert len(reps) == 22
+        assert all(1 <= n <= 200 for n in reps)
+        assert reps == sorted(reps, reverse=True), reps
+        assert reps[-1] < 200  # 1 MiB cannot fit 200 repetitions in 1 ms
 
 
 def test_multi_groups_and_map(tmp_path):
@@ -96,3 +111,17 @@ def test_multi_groups_and_map(tmp_path):
     b = parse_imb(r.stdout)[0]
     assert b["groups"] == [[0, 2], [1, 3]]
     assert b["header"][:3] == ["#bytes", "#repetitions", "t_min[usec]"]
+
+
+def test_off_cache_cycles_buffers_and_data_still_checks(tmp_path):
+    js = tmp_path / "oc.jsonl"
+    r = run(2, "IMB-MPI1", "PingPong", "Exchange", "-off_cache", "0.01,64", "-msglog", "12",
+            "-iter", "30,off", "-check", "-thread_level", "multiple", "--json", js)
+    assert r.returncode == 0, r
+    assert "# Off-cache buffers: cache size 0.01 MB, line size 64 bytes" in r.stdout
+    assert "# MPI Thread Environment: MPI_THREAD_MULTIPLE" in r.stdout
+    recs = read_jsonl(js)
+    assert recs[0]["options"]["off_cache_mb"] == 0.01
+    assert recs[0]["thread_level"] == "MPI_THREAD_MULTIPLE"
+    rows = [x for x in recs if x["type"] == "result"]
+    assert len(rows) == 2 * 14 and all(x["defects"] == 0 for x in rows)

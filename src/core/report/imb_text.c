@@ -7,9 +7,9 @@
 
 #define COL_W 13
 
-enum { COL_GROUP = -1, COL_DEFECTS = -2 };
+enum { COL_GROUP = -1, COL_DEFECTS = -2, COL_REP_MIN = -3, COL_REP_MAX = -4, COL_SPREAD = -5, COL_VALID = -6 };
 
-int eb_imb_columns(const eb_bench *b, int multi, int check, eb_column *cols, int max)
+int eb_imb_columns(const eb_bench *b, int multi, int check, int repeat, eb_column *cols, int max)
 {
     int n = 0;
 #define ADD(i, h) do { if (n < max - 1) { cols[n].id = (i); cols[n].header = (h); n++; } } while (0)
@@ -34,6 +34,13 @@ int eb_imb_columns(const eb_bench *b, int multi, int check, eb_column *cols, int
     }
     if (check)
         ADD(COL_DEFECTS, "defects");
+    if (repeat < 0 && b->cls != EB_SINGLE_TRANSFER && !b->measure)
+        ADD(COL_VALID, "valid");
+    if (repeat > 1) {
+        ADD(COL_REP_MIN, "loop_min");
+        ADD(COL_REP_MAX, "loop_max");
+        ADD(COL_SPREAD, "spread");
+    }
     cols[n].header = NULL;
 #undef ADD
     return n;
@@ -69,6 +76,13 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     if (o->cache.cache_mb > 0)
         printf("# Off-cache buffers: cache size %g MB, line size %zu bytes\n",
                o->cache.cache_mb, o->cache.line);
+    if (o->repeat > 1)
+        printf("# -repeat %d: every row is timed %d times; t columns are medians over the\n"
+               "# loops; loop_min/loop_max [usec] and spread (max/min) are over the loops' t_max\n", o->repeat, o->repeat);
+    if (o->sync_window)
+        printf("# -sync window: repetitions start at agreed global times (clock offsets\n"
+               "# measured); t columns are over the valid repetitions of each repetition's\n"
+               "# slowest rank; `valid` is the fraction of repetitions no rank started late\n");
     if (o->check)
         printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
                "# untimed pass; defects are counted in the last column.\n"
@@ -98,7 +112,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
 static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
 {
     eb_column cols[EB_MAX_EXTRA + 10];
-    return eb_imb_columns(b, multi, o->check, cols, (int)(sizeof cols / sizeof cols[0]));
+    return eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
 }
 
 void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
@@ -143,7 +157,7 @@ void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_option
 void eb_imb_print_table_head(const eb_bench *b, const eb_imb_options *o, int multi)
 {
     eb_column cols[EB_MAX_EXTRA + 10];
-    eb_imb_columns(b, multi, o->check, cols, (int)(sizeof cols / sizeof cols[0]));
+    eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
     for (eb_column *c = cols; c->header; c++)
         printf("%*s", COL_W, c->header);
     printf("\n");
@@ -161,11 +175,15 @@ static void print_num(double v)
 void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
 {
     eb_column cols[EB_MAX_EXTRA + 10];
-    eb_imb_columns(row->bench, multi, o->check, cols, (int)(sizeof cols / sizeof cols[0]));
+    eb_imb_columns(row->bench, multi, o->check, o->sync_window ? -1 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
     for (eb_column *c = cols; c->header; c++) {
         switch (c->id) {
         case COL_GROUP: printf("%*d", COL_W, row->group); break;
         case COL_DEFECTS: print_num((double)row->defects); break;
+        case COL_REP_MIN: print_num(row->rep_min); break;
+        case COL_REP_MAX: print_num(row->rep_max); break;
+        case COL_SPREAD: print_num(row->spread); break;
+        case COL_VALID: print_num(row->valid_fraction); break;
         case EB_COL_BYTES: printf("%*zu", COL_W, row->bytes); break;
         case EB_COL_REPS: printf("%*ld", COL_W, row->reps); break;
         case EB_COL_T: print_num(row->t_max); break;

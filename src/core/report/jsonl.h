@@ -15,6 +15,16 @@ void eb_jsonl_open(const char *path);
 void eb_jsonl_open_append(const char *path);
 int eb_jsonl_active(void);
 
+/* --resume: collective.  Rank 0 reads an earlier (possibly crashed) JSON
+ * Lines file of the same component, drops a trailing `end` record, and
+ * reopens it for appending with a `resume` record; every rank gets the keys
+ * (eb_row_key) of the rows already in it.  Exits 2 if the file is unusable. */
+void eb_jsonl_resume(const char *path, const char *component, char ***keys, int *nkeys);
+
+/* "benchmark|mode|procs|bytes|group" of a row, the identity --resume uses. */
+void eb_row_key(char *out, size_t n, const char *benchmark, const char *mode, int procs,
+                size_t bytes, int group);
+
 /* Start a record: {"type": type, "schema": 1, ... */
 void eb_jsonl_begin(eb_json *j, const char *type);
 /* Finish, write one line, flush, free. */

@@ -1,0 +1,184 @@
+"""`effbench-results`: import runs into the store, list and export them, write reports, compare
+two runs, and launch effbench under mpirun/srun."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .importers import FORMATS, FormatError, parse_file
+from .records import ParsedRun, write_jsonl
+from .store.db import Store, StoreError
+
+EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
+
+
+def _console(stderr: bool = False):
+    from rich.console import Console
+    return Console(stderr=stderr, highlight=False)
+
+
+def error(message: str) -> int:
+    print(f"effbench-results: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def load_ref(ref: str, db: str | None) -> tuple[ParsedRun, str]:
+    """A run named on the command line: an existing file is read directly (nothing stored);
+    anything else is a run id or hash prefix in the store."""
+    if Path(ref).is_file():
+        return parse_file(ref), ref
+    with Store(db) as store:
+        run_id = store.resolve(ref)
+        return store.load(run_id), f"run {run_id}"
+
+
+def cmd_import(args) -> int:
+    status = EXIT_OK
+    with Store(args.db) as store:
+        for path in args.files:
+            try:
+                parsed = parse_file(path, args.format)
+            except FormatError as exc:
+                print(f"effbench-results: error: {exc}", file=sys.stderr)
+                status = EXIT_USAGE
+                continue
+            run_id, created = store.import_run(parsed)
+            what = "imported as" if created else "already stored as"
+            print(f"{path}: {what} run {run_id} ({parsed.run['component']}, "
+                  f"{len(parsed.results)} rows, {parsed.source_format})")
+    return status
+
+
+def cmd_list(args) -> int:
+    from rich.table import Table
+    with Store(args.db) as store:
+        runs = store.list_runs()
+    table = Table(title=f"runs in {args.db or 'the default store'}")
+    for col in ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
+                "machine", "source"):
+        table.add_column(col)
+    for r in runs:
+        table.add_row(*(str(r[c]) if r[c] is not None else "" for c in
+                        ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
+                         "machine", "source")))
+    _console().print(table)
+    return EXIT_OK
+
+
+def cmd_export(args) -> int:
+    with Store(args.db) as store:
+        parsed = store.load(store.resolve(args.run))
+    if args.output in (None, "-"):
+        from .records import dumps_record
+        for rec in parsed.records():
+            sys.stdout.write(dumps_record(rec) + "\n")
+    else:
+        write_jsonl(parsed.records(), args.output)
+    return EXIT_OK
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare_runs, print_comparison
+    run_a, label_a = load_ref(args.run_a, args.db)
+    run_b, label_b = load_ref(args.run_b, args.db)
+    cmp = compare_runs(run_a, run_b, threshold=args.threshold / 100,
+                       noise_floor=args.noise_floor / 100, min_bytes=args.min_bytes)
+    if not cmp.rows:
+        return error(f"{label_a} and {label_b} have no measurement in common")
+    print_comparison(cmp, _console(), label_a, label_b, only_changes=args.only_changes)
+    return EXIT_REGRESSION if cmp.regressions else EXIT_OK
+
+
+def cmd_report(args) -> int:
+    from .report import write_report
+    runs = []
+    for ref in args.runs:
+        parsed, label = load_ref(ref, args.db)
+        runs.append((label, parsed))
+    out = write_report(runs, Path(args.output), static=not args.no_static)
+    print(f"report written to {out}")
+    return EXIT_OK
+
+
+def cmd_run(args) -> int:
+    from .launcher import run_effbench
+    return run_effbench(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="effbench-results", description=__doc__)
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    db_help = ("database URL (sqlite:///FILE, postgresql://user@host/db) or SQLite file; "
+               "default: $EFFBENCH_DB or results.sqlite in the user data directory")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    s = sub.add_parser("import", help="store runs from files (JSON Lines, IMB text, b_eff, "
+                       "b_eff_io, SKaMPI)")
+    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("--format", choices=sorted(FORMATS), help="skip format detection")
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_import)
+
+    s = sub.add_parser("list", help="list stored runs")
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("export", help="write a stored run as JSON Lines")
+    s.add_argument("run", metavar="RUN")
+    s.add_argument("-o", "--output", help="file (default: stdout)")
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_export)
+
+    s = sub.add_parser("report", help="HTML report with interactive plots, PNG and PDF figures")
+    s.add_argument("runs", nargs="+", metavar="RUN", help="run id, hash prefix or file")
+    s.add_argument("-o", "--output", default="effbench-report", help="directory to write")
+    s.add_argument("--no-static", action="store_true", help="HTML only, no PNG/PDF")
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_report)
+
+    s = sub.add_parser("compare", help="ratios B/A per benchmark and size; exit 1 on a "
+                       "regression beyond the threshold")
+    s.add_argument("run_a", metavar="RUN_A", help="the reference: run id, hash prefix or file")
+    s.add_argument("run_b", metavar="RUN_B", help="the candidate")
+    s.add_argument("--threshold", type=float, default=10.0,
+                   help="percent worse that counts as a regression (default 10)")
+    s.add_argument("--noise-floor", type=float, default=2.0,
+                   help="least relative noise assumed per run, percent (default 2)")
+    s.add_argument("--min-bytes", type=int, default=0, help="ignore rows with fewer bytes")
+    s.add_argument("--only-changes", action="store_true", help="print flagged rows only")
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_compare)
+
+    s = sub.add_parser("run", help="run effbench under mpirun/srun with a progress bar, then "
+                       "store the result")
+    s.add_argument("--np", type=int, default=2, help="process count (default 2)")
+    s.add_argument("--mpiexec", default=None,
+                   help="launcher command, e.g. 'mpiexec.openmpi' or 'srun' "
+                   "(default: $EFFBENCH_MPIEXEC or mpiexec)")
+    s.add_argument("--effbench", default=None,
+                   help="effbench executable (default: $EFFBENCH, else effbench on PATH)")
+    s.add_argument("--json", default=None, help="JSON Lines file to write (default: "
+                   "effbench-<component>-<time>.jsonl)")
+    s.add_argument("--report", default=None, metavar="DIR", help="also write a report to DIR")
+    s.add_argument("--db", help=db_help)
+    s.add_argument("component", metavar="COMPONENT")
+    s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    s.set_defaults(func=cmd_run)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except FormatError as exc:
+        return error(str(exc))
+    except StoreError as exc:
+        return error(str(exc))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""Comparison of two runs row by row: ratio B/A per benchmark and size, changes beyond the
+measured noise flagged, regressions beyond a threshold counted (for the exit status)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .records import ParsedRun, identity_key
+
+# Print resolution of the text formats: a value printed with 2 decimals is only known to 0.005.
+TEXT_RESOLUTION_US = {"imb": 0.005, "skampi": 0.05}
+TEXT_RESOLUTION_MB_S = {"imb": 0.005, "beff": 0.0005, "beff_io": 0.0005}
+
+
+@dataclass
+class Row:
+    key: tuple
+    label: str
+    metric: str  # "time" (lower is better) or "bandwidth" (higher is better)
+    a: float
+    b: float
+    ratio: float  # b / a
+    noise: float  # relative noise of the comparison (both runs)
+    change: float  # relative change, positive = worse
+    flag: str  # "", "faster", "slower", "REGRESSION"
+
+
+@dataclass
+class Comparison:
+    rows: list[Row]
+    only_a: int
+    only_b: int
+    threshold: float
+
+    @property
+    def regressions(self) -> list[Row]:
+        return [r for r in self.rows if r.flag == "REGRESSION"]
+
+    @property
+    def improvements(self) -> list[Row]:
+        return [r for r in self.rows if r.flag == "faster"]
+
+
+def metric_of(rec: dict) -> tuple[str, float] | None:
+    """The headline number of a row: its time, or for bandwidth-only rows its bandwidth."""
+    t = rec.get("t_avg_us")
+    if t is not None and t > 0:
+        return "time", t
+    for key in ("bandwidth_mb_s", "mbytes_per_s"):
+        v = rec.get(key)
+        if v is not None and v > 0:
+            return "bandwidth", v
+    return None
+
+
+def relative_noise(rec: dict, metric: str, value: float, source_format: str,
+                   floor: float) -> float:
+    """What the run itself says about the uncertainty of VALUE, relative to it: the standard
+    error (2 sigma) where measured, the spread between the fastest and slowest process, and the
+    printed resolution of a text file; never below FLOOR."""
+    noise = floor
+    if metric == "time":
+        if rec.get("stderr_us") is not None:
+            noise = max(noise, 2 * rec["stderr_us"] / value)
+        if rec.get("t_min_us") is not None and rec.get("t_max_us") is not None:
+            noise = max(noise, (rec["t_max_us"] - rec["t_min_us"]) / value)
+        noise = max(noise, TEXT_RESOLUTION_US.get(source_format, 0.0) / value)
+    else:
+        noise = max(noise, TEXT_RESOLUTION_MB_S.get(source_format, 0.0) / value)
+    return noise
+
+
+def describe(rec: dict) -> str:
+    parts = [rec["benchmark"]]
+    for key in ("pattern", "method", "access", "mode"):
+        if rec.get(key):
+            parts.append(str(rec[key]))
+    if rec.get("pattern_type") is not None:
+        parts.append(f"type {rec['pattern_type']}")
+    if rec.get("group") is not None:
+        parts.append(f"group {rec['group']}")
+    return " ".join(parts)
+
+
+def compare_runs(a: ParsedRun, b: ParsedRun, threshold: float = 0.10,
+                 noise_floor: float = 0.02, min_bytes: int = 0) -> Comparison:
+    rows_a = {identity_key(r): r for r in a.results if r["bytes"] >= min_bytes}
+    rows_b = {identity_key(r): r for r in b.results if r["bytes"] >= min_bytes}
+    rows = []
+    for key, ra in rows_a.items():
+        rb = rows_b.get(key)
+        if rb is None:
+            continue
+        ma, mb = metric_of(ra), metric_of(rb)
+        if ma is None or mb is None or ma[0] != mb[0]:
+            continue
+        metric, va = ma
+        vb = mb[1]
+        ratio = vb / va
+        # Positive change = worse: slower time or lower bandwidth.
+        change = ratio - 1 if metric == "time" else 1 / ratio - 1
+        noise = (relative_noise(ra, metric, va, a.source_format, noise_floor)
+                 + relative_noise(rb, metric, vb, b.source_format, noise_floor))
+        flag = ""
+        if abs(change) > noise:
+            flag = "slower" if change > 0 else "faster"
+            if change > 0 and change > threshold:
+                flag = "REGRESSION"
+        rows.append(Row(key, describe(ra), metric, va, vb, ratio, noise, change, flag))
+    only_a = sum(1 for k in rows_a if k not in rows_b)
+    only_b = sum(1 for k in rows_b if k not in rows_a)
+    return Comparison(rows, only_a, only_b, threshold)
+
+
+def geometric_mean(values: list[float]) -> float:
+    values = [v for v in values if v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def print_comparison(cmp: Comparison, console, label_a: str, label_b: str,
+                     only_changes: bool = False) -> None:
+    from rich.table import Table
+
+    table = Table(title=f"B = {label_b}  vs  A = {label_a}", show_lines=False)
+    for col, just in (("benchmark", "left"), ("procs", "right"), ("bytes", "right"),
+                      ("A", "right"), ("B", "right"), ("B/A", "right"), ("noise", "right"),
+                      ("", "left")):
+        table.add_column(col, justify=just)
+    styles = {"REGRESSION": "bold red", "slower": "yellow", "faster": "green"}
+    for r in cmp.rows:
+        if only_changes and not r.flag:
+            continue
+        unit = "us" if r.metric == "time" else "MB/s"
+        table.add_row(r.label, str(r.key[4]), str(r.key[5]), f"{r.a:.4g} {unit}",
+                      f"{r.b:.4g} {unit}", f"{r.ratio:.3f}", f"±{r.noise * 100:.1f}%", r.flag,
+                      style=styles.get(r.flag))
+    console.print(table)
+    slower = sum(1 for r in cmp.rows if r.flag in ("slower", "REGRESSION"))
+    console.print(
+        f"{len(cmp.rows)} rows compared (geometric mean B/A of times "
+        f"{geometric_mean([r.ratio for r in cmp.rows if r.metric == 'time']):.3f}); "
+        f"{len(cmp.improvements)} better and {slower} worse beyond the noise; "
+        f"{len(cmp.regressions)} regressions beyond {cmp.threshold * 100:g}%"
+        + (f"; {cmp.only_a} rows only in A" if cmp.only_a else "")
+        + (f"; {cmp.only_b} rows only in B" if cmp.only_b else ""), soft_wrap=True)

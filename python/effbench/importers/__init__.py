@@ -1,0 +1,58 @@
+"""Importers: every input format becomes a ParsedRun of JSON Lines records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..records import FormatError, ParsedRun
+from .beff import parse_beff
+from .beff_io import parse_beff_io
+from .imb_text import parse_imb_text
+from .jsonl import parse_jsonl
+from .skampi import parse_skampi
+
+FORMATS = {
+    "jsonl": parse_jsonl,
+    "imb": parse_imb_text,
+    "beff": parse_beff,
+    "beff_io": parse_beff_io,
+    "skampi": parse_skampi,
+}
+
+
+def detect_format(path: str | Path) -> str:
+    """Which importer reads PATH, from its first lines (never from its name alone)."""
+    path = Path(path)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(8192)
+    except OSError as exc:
+        raise FormatError(path, None, f"cannot read: {exc.strerror}") from None
+    stripped = head.lstrip()
+    if stripped.startswith("{"):
+        return "jsonl"
+    if "b_eff_io.c, Revision" in head:
+        return "beff_io"
+    if "b_eff.c, Revision" in head or "SECTION-HEAD-BEGIN" in head:
+        return "beff"
+    if "SKaMPI Version" in head:
+        return "skampi"
+    if ("MPI Benchmark" in head or "effbench" in head) and " part" in head:
+        return "imb"
+    raise FormatError(path, 1, "unknown format (not effbench JSON Lines, IMB text, b_eff, "
+                      "b_eff_io or SKaMPI output)")
+
+
+def parse_file(path: str | Path, fmt: str | None = None) -> ParsedRun:
+    fmt = fmt or detect_format(path)
+    if fmt not in FORMATS:
+        raise FormatError(path, None, f"unknown format '{fmt}' (one of {', '.join(FORMATS)})")
+    try:
+        return FORMATS[fmt](path)
+    except OSError as exc:
+        raise FormatError(path, None, f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise FormatError(path, None, f"not UTF-8 text: {exc.reason}") from None
+
+
+__all__ = ["FORMATS", "FormatError", "ParsedRun", "detect_format", "parse_file"]

@@ -1,0 +1,206 @@
+"""Importer for IMB's text output, as printed by the original IMB (2014 user guide and current
+releases) and by `effbench mpi1|ext|io|nbc|rma` / `IMB-*`."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+from ..records import FormatError, ParsedRun, new_end, new_result, new_run
+
+BANNER = re.compile(r"(?P<tool>effbench|MPI\s+Benchmark(?:s|\s+Suite)?)\s+V?(?P<version>[^\s,]+)"
+                    r".*?(?P<part>MPI-?1|MPI-2|MPI-IO|MPI-NBC|MPI-RMA|EXT|IO|NBC|RMA)\s+part",
+                    re.I)
+PART_COMPONENT = {"mpi1": "mpi1", "mpi-1": "mpi1", "mpi-2": "ext", "ext": "ext",
+                  "mpi-io": "io", "io": "io", "mpi-nbc": "nbc", "nbc": "nbc",
+                  "mpi-rma": "rma", "rma": "rma"}
+HEADER_FIELD = re.compile(r"^#\s*(Date|Machine|System|Release|Version|MPI Version|"
+                          r"MPI Thread Environment|MPI Library)\s*:\s?(.*)$")
+BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(\S+)\s*$")
+PROCESSES = re.compile(r"^#?\s*\(?\s*#?\s*processes\s*=\s*(\d+)")
+GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups?\s+of\s+(\d+)\s+processes")
+MODE = re.compile(r"^#\s*MODE:\s*(AGGREGATE|NON-AGGREGATE)\s*$", re.I)
+
+# Column heading (unit stripped, lower case) -> JSON field.
+COLUMNS = {
+    "#bytes": "bytes", "bytes": "bytes", "#repetitions": "repetitions", "#rep.s": "repetitions",
+    "t": "t", "t_min": "t_min_us", "t_max": "t_max_us", "t_avg": "t_avg_us",
+    "mbytes/sec": "mbytes_per_s", "defects": "defects", "t_ovrl": "t_ovrl_us",
+    "t_pure": "t_pure_us", "t_cpu": "t_cpu_us", "overlap": "overlap_pct",
+    "group": "group", "#group": "group",
+}
+
+
+def _column_names(line: str) -> list[str] | None:
+    """The fields of a table heading line, or None if the line is not one."""
+    text = line.strip()
+    # The guide's samples write "t min[usec]" and "# bytes"; join those back.
+    text = re.sub(r"\bt (min|max|avg)\[", r"t_\1[", text)
+    text = re.sub(r"^#\s+bytes", "#bytes", text)
+    tokens = text.split()
+    if not tokens or tokens[0].lower() not in ("#bytes", "#repetitions", "group", "#group"):
+        return None
+    names = []
+    for tok in tokens:
+        key = re.sub(r"\[.*\]$", "", tok).lower()
+        if key not in COLUMNS:
+            return None
+        names.append(COLUMNS[key])
+    return names
+
+
+def _iso_date(text: str) -> str | None:
+    text = " ".join(text.split())
+    for fmt in ("%a %b %d %H:%M:%S %Y",):
+        try:
+            return datetime.strptime(text, fmt).strftime("%Y-%m-%dT%H:%M:%S")
+        except ValueError:
+            pass
+    return None
+
+
+def parse_imb_text(path: str | Path) -> ParsedRun:
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    component = version = tool = None
+    header: dict[str, str] = {}
+    command_line: list[str] | None = None
+    results = []
+    bench = procs = mode = None
+    groups = 0
+    columns: list[str] | None = None
+    in_calling = False
+    finalized = False
+    max_procs = 0
+
+    for lineno, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        if component is None:
+            m = BANNER.search(line)
+            if m:
+                component = PART_COMPONENT[m.group("part").lower()]
+                version = m.group("version")
+                tool = "effbench" if m.group("tool").lower() == "effbench" else "IMB"
+            continue
+        if line.startswith("#") and columns is None and bench is None:
+            m = HEADER_FIELD.match(line)
+            if m:
+                header[m.group(1)] = m.group(2).strip()
+                continue
+            if re.match(r"^#\s*Calling sequence was:", line):
+                in_calling = True
+                continue
+            if in_calling and re.match(r"^#\s*\S", line):
+                command_line = line.lstrip("#").split()
+                in_calling = False
+                continue
+        m = BENCHMARKING.match(line)
+        if m:
+            bench, procs, mode, columns, groups = m.group(1), None, None, None, 0
+            continue
+        if bench is None:
+            if "All processes entering MPI_Finalize" in line:
+                finalized = True
+            continue
+        m = GROUPS.match(line)
+        if m:
+            groups, procs = int(m.group(1)), int(m.group(2))
+            max_procs = max(max_procs, groups * procs)
+            continue
+        m = PROCESSES.match(line)
+        if m and columns is None:
+            procs = int(m.group(1))
+            continue
+        m = MODE.match(line)
+        if m:
+            mode = m.group(1).lower()
+            continue
+        names = _column_names(line)
+        if names is not None:
+            if procs is None:
+                raise FormatError(path, lineno, f"table of {bench} without '#processes' line")
+            columns = names
+            continue
+        if "All processes entering MPI_Finalize" in line:
+            finalized = True
+            bench = None
+            continue
+        if line.startswith("#") or line.strip() == "":
+            if line.startswith("#-") and columns is not None:
+                bench, columns = None, None
+            continue
+        if columns is None:
+            raise FormatError(path, lineno, f"data line before a table heading: {line.strip()!r}")
+        tokens = line.split()
+        if len(tokens) != len(columns):
+            raise FormatError(path, lineno, f"expected {len(columns)} columns "
+                              f"({' '.join(columns)}), found {len(tokens)}")
+        values = {}
+        for name, tok in zip(columns, tokens):
+            try:
+                num = float(tok)
+            except ValueError:
+                raise FormatError(path, lineno, f"{name}: not a number: {tok!r}") from None
+            values[name] = num
+        results.append(_row(path, lineno, component, bench, procs, mode, groups, values))
+        max_procs = max(max_procs, procs)
+
+    if component is None:
+        raise FormatError(path, 1, "no IMB banner ('Intel(R) MPI Benchmarks ..., MPI-1 part')")
+    if not results:
+        raise FormatError(path, len(lines), "no benchmark table found")
+
+    uname = {"sysname": header.get("System"), "nodename": None,
+             "release": header.get("Release"), "version": header.get("Version"),
+             "machine": header.get("Machine")}
+    run = new_run(component, tool, max_procs, version=version,
+                  mpi_library=header.get("MPI Library") or None,
+                  start=_iso_date(header.get("Date", "")), uname=uname,
+                  mpi_version=header.get("MPI Version") or None,
+                  thread_level=header.get("MPI Thread Environment") or None,
+                  command_line=command_line,
+                  check=any(r["defects"] is not None for r in results))
+    end = new_end("ok") if finalized else None
+    return ParsedRun(run=run, results=results, end=end, source=str(path),
+                     source_format="imb")
+
+
+def _row(path, lineno, component, bench, procs, mode, groups, values):
+    def integer(name):
+        v = values.get(name)
+        if v is None:
+            return None
+        if v != int(v) or v < 0:
+            raise FormatError(path, lineno, f"{name}: not a non-negative integer: {v}")
+        return int(v)
+
+    rec = new_result(component, bench, procs, integer("bytes") or 0,
+                     repetitions=integer("repetitions"), mode=mode)
+    if "group" in values:
+        rec["group"] = integer("group")
+    if "t" in values:
+        # Single-transfer tables print one time: minimum, maximum and average are that time.
+        rec["t_min_us"] = rec["t_max_us"] = rec["t_avg_us"] = values["t"]
+    for key in ("t_min_us", "t_max_us", "t_avg_us", "mbytes_per_s"):
+        if key in values:
+            rec[key] = values[key]
+    if "defects" in values:
+        rec["defects"] = integer("defects")
+    for key in ("t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_pct"):
+        if key in values:
+            rec[key] = values[key]
+    if rec["t_avg_us"] is None:
+        # NBC and Truly_passive_put tables have no t column: their headline time is the first
+        # time column IMB prints (t_ovrl for NBC, t_pure for Truly_passive_put).
+        first = next(k for k in ("t_ovrl_us", "t_pure_us") if k in values) \
+            if ("t_ovrl_us" in values or "t_pure_us" in values) else None
+        if first is None:
+            raise FormatError(path, lineno, "table has no time column")
+        rec["t_min_us"] = rec["t_max_us"] = rec["t_avg_us"] = values[first]
+    if "t_avg_us" not in values and "t_min_us" in values and "t_max_us" in values \
+            and "t" not in values:
+        raise FormatError(path, lineno, "table has t_min and t_max but no t_avg")
+    if groups and rec["group"] is None:
+        rec["groups"] = groups
+    return rec

@@ -1,0 +1,97 @@
+"""Importer for SKaMPI output files (`.sko`, SKaMPI 5/6 and effbench's `skampi` component):
+
+    # begin result "NAME"
+    <param>= <value> <bytes> <time> <std. error> <measurements> <extra per-process values...>
+    # end result "NAME"
+
+Times are microseconds. The varied parameter is `count` (message length in elements), `procs`
+(process count) or `chunks`; every measured point is kept, so refinement points stay visible."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+from ..records import FormatError, ParsedRun, new_end, new_result, new_run
+
+VERSION = re.compile(r"^#\s*SKaMPI Version\s+(\S+)")
+STARTED = re.compile(r"^#\s*Started at\s+(.*)$")
+FINISHED = re.compile(r"^#\s*Finished at\s+(.*)$")
+BEGIN = re.compile(r'^#\s*begin result\s+"(.*)"\s*$')
+END = re.compile(r'^#\s*end result\s+"(.*)"\s*$')
+ROW = re.compile(r"^(\w+)=\s*(\S+)\s+(.*)$")
+DURATION = re.compile(r"^#\s*duration\s*=\s*([\d.]+)\s*sec")
+RUNTIME = re.compile(r"^#\s*Total runtime\s+([\d.]+)\s*seconds")
+
+
+def _date(text: str) -> str | None:
+    try:
+        return datetime.strptime(" ".join(text.split()), "%a %b %d %H:%M:%S %Y") \
+            .strftime("%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return None
+
+
+def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    version = start = None
+    finished = False
+    runtime = None
+    suite = None
+    results = []
+    for lineno, line in enumerate(lines, start=1):
+        if (m := VERSION.match(line)):
+            version = m.group(1)
+        elif (m := STARTED.match(line)):
+            start = _date(m.group(1))
+        elif (m := FINISHED.match(line)):
+            finished = True
+        elif (m := RUNTIME.match(line)):
+            runtime = float(m.group(1))
+        elif (m := BEGIN.match(line)):
+            if suite is not None:
+                raise FormatError(path, lineno, f'"{m.group(1)}" begins inside "{suite}"')
+            suite = m.group(1)
+        elif (m := END.match(line)):
+            if m.group(1) != suite:
+                raise FormatError(path, lineno, f'end of "{m.group(1)}" but "{suite}" is open')
+            suite = None
+        elif line.startswith("#") or not line.strip():
+            continue
+        else:
+            if suite is None:
+                raise FormatError(path, lineno, "measurement outside a 'begin result' block")
+            m = ROW.match(line)
+            if not m:
+                raise FormatError(path, lineno, f"not a measurement line: {line.strip()!r}")
+            try:
+                values = [float(t) for t in [m.group(2), *m.group(3).split()]]
+            except ValueError as exc:
+                raise FormatError(path, lineno, f"not a number: {exc}") from None
+            if len(values) < 5:
+                raise FormatError(path, lineno, "expected <param>= value bytes time error "
+                                  f"count, found {len(values)} numbers")
+            param, value, nbytes, t, err, count, extra = (m.group(1), values[0], values[1],
+                                                          values[2], values[3], values[4],
+                                                          values[5:])
+            for name, v in (("value", value), ("bytes", nbytes), ("measurements", count)):
+                if v != int(v) or v < 0:
+                    raise FormatError(path, lineno, f"{name}: not a non-negative integer: {v}")
+            row_procs = int(value) if param == "procs" else (procs or max(len(extra), 1))
+            rec = new_result("skampi", suite, row_procs, int(nbytes), repetitions=int(count),
+                             t_avg_us=t, param=param, param_value=int(value),
+                             stderr_us=err, t_extra_us=extra)
+            results.append(rec)
+    if version is None:
+        raise FormatError(path, 1, "no '# SKaMPI Version' line: not a SKaMPI output file")
+    if suite is not None:
+        raise FormatError(path, len(lines), f'result "{suite}" not ended')
+    if not results:
+        raise FormatError(path, len(lines), "no measurements")
+    run = new_run("skampi", "SKaMPI", max(r["procs"] for r in results), version=version,
+                  start=start)
+    return ParsedRun(run=run, results=results,
+                     end=new_end("ok", elapsed_s=runtime) if finished else None,
+                     source=str(path), source_format="skampi")

@@ -1,0 +1,132 @@
+"""The JSON Lines record model (docs/json-lines.md) shared by every importer, the store and the
+report: a parsed run is a `run` record, its `result` rows, its `summary` records and its `end`
+record, exactly as the C program writes them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = 1
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi")
+
+# Core `result` fields, in the order the C program writes them; the store keeps each in a column.
+RESULT_CORE = (
+    "component", "benchmark", "group", "mode", "procs", "bytes", "repetitions",
+    "t_min_us", "t_max_us", "t_avg_us", "mbytes_per_s", "defects",
+)
+# Fields that may be absent from a `result` line and then mean null.
+RESULT_OPTIONAL = ("group", "mode", "mbytes_per_s", "defects")
+
+
+class FormatError(Exception):
+    """A malformed input file: names the file, the line (1-based, or None) and the reason."""
+
+    def __init__(self, path: str | Path, line: int | None, reason: str):
+        self.path = str(path)
+        self.line = line
+        self.reason = reason
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass
+class ParsedRun:
+    """One run converted to the JSON Lines records, ready for the store."""
+
+    run: dict[str, Any]
+    results: list[dict[str, Any]] = field(default_factory=list)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+    end: dict[str, Any] | None = None
+    source: str | None = None
+    source_format: str = "jsonl"
+
+    def records(self) -> list[dict[str, Any]]:
+        out = [self.run, *self.results, *self.summaries]
+        if self.end is not None:
+            out.append(self.end)
+        return out
+
+    def content_hash(self) -> str:
+        """Identity of a run for idempotent import: the same records give the same hash."""
+        canonical = json.dumps(self.records(), sort_keys=True, separators=(",", ":"),
+                               allow_nan=False)
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON (numbers that do not exist must be null)")
+
+
+def loads_strict(text: str) -> Any:
+    """json.loads that refuses NaN and Infinity, which the contract forbids."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def dumps_record(record: dict[str, Any]) -> str:
+    return json.dumps(record, separators=(", ", ": "), allow_nan=False)
+
+
+def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        for rec in records:
+            out.write(dumps_record(rec) + "\n")
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+def new_run(component: str, tool: str, procs: int | None, **fields: Any) -> dict[str, Any]:
+    """A `run` record for an importer; fields the source does not have are null."""
+    run: dict[str, Any] = {
+        "type": "run", "schema": SCHEMA, "tool": tool, "version": None,
+        "component": component, "start": None, "procs": procs, "hosts": None, "uname": None,
+        "mpi_library": None, "mpi_version": None, "thread_level": None,
+        "command_line": None, "options": {}, "check": False,
+    }
+    run.update(fields)
+    return run
+
+
+def new_result(component: str, benchmark: str, procs: int, nbytes: int, **fields: Any
+               ) -> dict[str, Any]:
+    """A `result` record with every core field present (null where the source has none)."""
+    rec: dict[str, Any] = {"type": "result", "schema": SCHEMA}
+    for key in RESULT_CORE:
+        rec[key] = None
+    rec.update(component=component, benchmark=benchmark, procs=procs, bytes=nbytes)
+    rec.update(fields)
+    return rec
+
+
+def new_end(status: str = "ok", message: str | None = None,
+            elapsed_s: float | None = None) -> dict[str, Any]:
+    return {"type": "end", "schema": SCHEMA, "status": status, "message": message,
+            "elapsed_s": elapsed_s}
+
+
+def identity_key(rec: dict[str, Any]) -> tuple:
+    """What makes two result rows "the same measurement" in two runs (for compare/report):
+    the core coordinates plus every descriptive (string) extra field, such as b_eff's
+    pattern and method or b_eff_io's access method."""
+    core = tuple(rec.get(k) for k in ("component", "benchmark", "group", "mode", "procs",
+                                      "bytes"))
+    extras = tuple(sorted(
+        (k, v) for k, v in rec.items()
+        if k not in RESULT_CORE and k not in ("type", "schema")
+        and (isinstance(v, str) or k in IDENTITY_INT_FIELDS)))
+    return core + extras
+
+
+# Integer extra fields that name a measurement rather than measure it.
+IDENTITY_INT_FIELDS = ("pattern_type", "pattern_index", "call_bytes", "param_value")

@@ -1,0 +1,435 @@
+"""Report generator: one HTML page with interactive plotly figures (plotly.js copied next to it,
+never fetched from the network) and the same figures as PNG files and one PDF (matplotlib).
+
+Every figure is first described once as a plain `Figure` (panels of traces); the HTML and the
+static files are two renderings of that description, so they always show the same points."""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .records import ParsedRun
+
+IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
+ACCESS_ORDER = ("write", "rewrite", "read")
+BEFF_IO_TYPES = ("type 0 scatter", "type 1 shared", "type 2 separated", "type 3 segmented",
+                 "type 4 seg-coll")
+
+
+@dataclass
+class Trace:
+    name: str
+    x: list
+    y: list
+    mode: str = "lines+markers"
+    symbol: str = "circle"
+
+
+@dataclass
+class Panel:
+    title: str
+    xtitle: str
+    ytitle: str
+    traces: list[Trace] = field(default_factory=list)
+    xlog: bool = True
+    ylog: bool = True
+    xticks: tuple[list, list] | None = None
+
+
+@dataclass
+class Figure:
+    kind: str  # benchmark, procs, beff_pattern, beff_summary, beff_io, comparison
+    title: str
+    run: str
+    benchmark: str
+    panels: list[Panel]
+    note: str = ""
+
+    def points(self) -> int:
+        return sum(len(t.x) for t in self.panels[0].traces)
+
+
+# --- building the figures ----------------------------------------------------------------------
+
+def _by(rows, *keys):
+    out = defaultdict(list)
+    for r in rows:
+        out[tuple(r.get(k) for k in keys)].append(r)
+    return out
+
+
+def _series_name(procs, group, many_groups):
+    name = f"{procs} procs"
+    if group is not None and many_groups:
+        name += f", group {group}"
+    return name
+
+
+def benchmark_figures(label: str, run: ParsedRun) -> list[Figure]:
+    """IMB-like and SKaMPI results: time (and bandwidth) over message size per benchmark, one
+    trace per process count; suites varied over the process count are plotted over it."""
+    figures = []
+    rows = [r for r in run.results if r["component"] in IMB_LIKE + ("skampi",)]
+    for (comp, bench, mode), brows in _by(rows, "component", "benchmark", "mode").items():
+        title = f"{bench}" + (f" ({mode})" if mode else "")
+        over_procs = (all(r["bytes"] == brows[0]["bytes"] for r in brows)
+                      or all(r.get("param") == "procs" for r in brows))
+        groups = {r.get("group") for r in brows}
+        if over_procs:
+            time_panel = Panel("time", "processes", "time [usec]")
+            for (nbytes,), srows in sorted(_by(brows, "bytes").items()):
+                srows = sorted(srows, key=lambda r: r["procs"])
+                time_panel.traces.append(Trace(f"{nbytes} bytes", [r["procs"] for r in srows],
+                                               [r["t_avg_us"] for r in srows]))
+            figures.append(Figure("procs", title, label, bench, [time_panel]))
+            continue
+        zero = [r for r in brows if r["bytes"] == 0]
+        sized = [r for r in brows if r["bytes"] > 0]
+        time_panel = Panel("time", "message size [bytes]", "time [usec]")
+        bw_panel = Panel("bandwidth", "message size [bytes]", "Mbytes/sec")
+        for (procs, group), srows in sorted(_by(sized, "procs", "group").items(),
+                                            key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+            srows = sorted(srows, key=lambda r: r["bytes"])
+            name = _series_name(procs, group, len(groups) > 1)
+            time_panel.traces.append(Trace(name, [r["bytes"] for r in srows],
+                                           [r["t_avg_us"] for r in srows]))
+            refined = [r for r in srows if r.get("refined")]
+            if refined:
+                time_panel.traces.append(Trace(f"{name}: refinement points",
+                                               [r["bytes"] for r in refined],
+                                               [r["t_avg_us"] for r in refined],
+                                               mode="markers", symbol="x"))
+            bw = [r for r in srows if r.get("mbytes_per_s") is not None]
+            if bw:
+                bw_panel.traces.append(Trace(name, [r["bytes"] for r in bw],
+                                             [r["mbytes_per_s"] for r in bw]))
+        note = ""
+        if zero:
+            note = "0 bytes (not on the log axis): " + ", ".join(
+                f"{r['procs']} procs {r['t_avg_us']:.4g} usec" for r in zero)
+        panels = [time_panel] + ([bw_panel] if bw_panel.traces else [])
+        if time_panel.traces:
+            figures.append(Figure("benchmark", title, label, bench, panels, note))
+    return figures
+
+
+def collective_procs_figures(label: str, run: ParsedRun) -> list[Figure]:
+    """Collectives measured at several process counts: time over the process count for a few
+    message sizes (smallest, largest and log-spaced ones between)."""
+    figures = []
+    rows = [r for r in run.results if r["component"] in IMB_LIKE and r.get("group") is None]
+    for (bench, mode), brows in _by(rows, "benchmark", "mode").items():
+        procs = sorted({r["procs"] for r in brows})
+        sizes = sorted({r["bytes"] for r in brows})
+        if len(procs) < 2 or len(sizes) < 2:
+            continue
+        pick = sorted({sizes[round(i * (len(sizes) - 1) / 4)] for i in range(5)})
+        panel = Panel("time over processes", "processes", "time [usec]", xlog=False)
+        for nbytes in pick:
+            srows = sorted((r for r in brows if r["bytes"] == nbytes), key=lambda r: r["procs"])
+            panel.traces.append(Trace(f"{nbytes} bytes", [r["procs"] for r in srows],
+                                      [r["t_avg_us"] for r in srows]))
+        title = f"{bench} over process count" + (f" ({mode})" if mode else "")
+        figures.append(Figure("procs", title, label, bench, [panel]))
+    return figures
+
+
+def beff_figures(label: str, run: ParsedRun) -> list[Figure]:
+    """b_eff: bandwidth per process over message length on log-log axes, one figure per pattern
+    (a trace per method and the best of them), and one of the pattern averages."""
+    rows = [r for r in run.results if r["component"] == "beff"
+            and r.get("bandwidth_mb_s") is not None]
+    figures = []
+    patterns = _by(rows, "pattern_index", "pattern")
+    order = sorted(patterns, key=lambda k: (k[0] is not None, k[0] if k[0] is not None else -1,
+                                            str(k[1])))
+    for index, pattern in order:
+        prows = patterns[(index, pattern)]
+        panel = Panel("bandwidth", "message length L [bytes]", "bandwidth per process [MB/s]")
+        for (method,), mrows in _by(prows, "method").items():
+            mrows = sorted(mrows, key=lambda r: r["bytes"])
+            panel.traces.append(Trace(method, [r["bytes"] for r in mrows],
+                                      [r["bandwidth_mb_s"] for r in mrows]))
+        name = f"p{index:02d} {pattern}" if index is not None else f"{pattern} (average over patterns)"
+        figures.append(Figure("beff_pattern", f"b_eff {name}", label, name, [panel]))
+    return figures
+
+
+def _beff_io_table_rows(rows):
+    """The rows of b_eff_io's summary table (the paper's Figure 3): from a `.sum` table
+    directly; from the protocol, every time-driven pattern except type 0's 1 MB/2 MB pattern
+    (number 2), which the table leaves out too."""
+    out = []
+    for r in rows:
+        if "chunk_pos" in r:
+            out.append(r)
+        elif r.get("scheduled_time_s") and not (r["pattern_type"] == 0
+                                                 and r.get("pattern_index") == 2):
+            out.append(r)
+    return out
+
+
+def _pseudo_log_positions(sizes):
+    """b_eff_io's chunk-size axis: powers of two two units apart, each '+8' size next to its
+    well-formed neighbour (1k, +8, 32k, +8, 1M, +8, 2M at 1, 2, 4, 5, 7, 8, 10)."""
+    pos, labels, x = {}, [], -1
+    for s in sorted(sizes):
+        x = x + 1 if s % 1024 == 8 else x + 2
+        pos[s] = x
+        if s % 1024 == 8:
+            labels.append("+8")
+        elif s >= 1 << 20:
+            labels.append(f"{s >> 20}M")
+        else:
+            labels.append(f"{s >> 10}k" if s >= 1024 else str(s))
+    return pos, labels
+
+
+def beff_io_figures(label: str, run: ParsedRun) -> list[Figure]:
+    rows = _beff_io_table_rows([r for r in run.results if r["component"] == "beff_io"
+                                and r.get("bandwidth_mb_s") is not None])
+    figures = []
+    for (procs,), prows in sorted(_by(rows, "procs").items()):
+        pos, labels = _pseudo_log_positions({r["bytes"] for r in prows})
+        ticks = ([pos[s] for s in sorted(pos)], labels)
+        panels = []
+        for access in ACCESS_ORDER:
+            arows = [r for r in prows if r["access"] == access]
+            if not arows:
+                continue
+            panel = Panel(access, "chunk size on disk l", "bandwidth [MB/s]", xlog=False,
+                          xticks=ticks)
+            for (ptype,), trows in sorted(_by(arows, "pattern_type").items()):
+                trows = sorted(trows, key=lambda r: r["bytes"])
+                panel.traces.append(Trace(BEFF_IO_TYPES[ptype], [pos[r["bytes"]] for r in trows],
+                                          [r["bandwidth_mb_s"] for r in trows]))
+            panels.append(panel)
+        figures.append(Figure("beff_io", f"b_eff_io on {procs} processes", label,
+                              f"b_eff_io n={procs}", panels))
+    return figures
+
+
+# SKaMPI's report compares an MPI operation with the same operation written by hand.
+FIXED_PAIRS = (("Pingpong_Sendrecv", "Pingpong_Send_Recv", "MPI_Sendrecv vs MPI_Send/MPI_Recv"),)
+
+
+def comparison_figures(label: str, run: ParsedRun) -> list[Figure]:
+    by_name = _by(run.results, "benchmark")
+    names = {k[0] for k in by_name}
+    pairs = [(a, b, t) for a, b, t in FIXED_PAIRS if a in names and b in names]
+    for name in sorted(names):
+        m = re.match(r"^(\w+?)_using_\w+?(-.*)?$", name)
+        if m:
+            official = f"MPI_{m.group(1)}{m.group(2) or ''}"
+            if official in names:
+                pairs.append((official, name, f"{official} vs {name}"))
+    figures = []
+    for a, b, title in pairs:
+        panel = Panel("time", "message size [bytes]", "time [usec]")
+        for name in (a, b):
+            rows = sorted((r for r in by_name[(name,)] if r["bytes"] > 0
+                           and r["t_avg_us"] is not None), key=lambda r: r["bytes"])
+            panel.traces.append(Trace(name, [r["bytes"] for r in rows],
+                                      [r["t_avg_us"] for r in rows]))
+        if all(t.x for t in panel.traces):
+            figures.append(Figure("comparison", title, label, f"{a} vs {b}", [panel]))
+    return figures
+
+
+def build_figures(label: str, run: ParsedRun) -> list[Figure]:
+    return (benchmark_figures(label, run) + collective_procs_figures(label, run)
+            + beff_figures(label, run) + beff_io_figures(label, run)
+            + comparison_figures(label, run))
+
+
+# --- HTML (plotly) -------------------------------------------------------------------------------
+
+def plotly_spec(fig: Figure) -> dict:
+    from plotly.subplots import make_subplots
+
+    pfig = make_subplots(rows=1, cols=len(fig.panels),
+                         subplot_titles=[p.title for p in fig.panels])
+    for col, panel in enumerate(fig.panels, start=1):
+        for trace in panel.traces:
+            pfig.add_scatter(x=trace.x, y=trace.y, name=trace.name, mode=trace.mode,
+                             marker={"symbol": trace.symbol}, legendgroup=trace.name,
+                             showlegend=col == 1, row=1, col=col,
+                             hovertemplate="%{x}: %{y:.4g}<extra>" + html.escape(trace.name)
+                             + "</extra>")
+        pfig.update_xaxes(title_text=panel.xtitle, type="log" if panel.xlog else "linear",
+                          row=1, col=col)
+        pfig.update_yaxes(title_text=panel.ytitle, type="log" if panel.ylog else "linear",
+                          row=1, col=col)
+        if panel.xticks:
+            pfig.update_xaxes(tickmode="array", tickvals=panel.xticks[0],
+                              ticktext=panel.xticks[1], row=1, col=col)
+    n = len(fig.panels)
+    axis_names = ["xaxis" if i == 0 else f"xaxis{i + 1}" for i in range(n)]
+    yaxis_names = ["yaxis" if i == 0 else f"yaxis{i + 1}" for i in range(n)]
+    log_x = {f"{a}.type": "log" if p.xlog else "linear" for a, p in zip(axis_names, fig.panels)}
+    lin = {**{f"{a}.type": "linear" for a in axis_names}, **{f"{a}.type": "linear"
+                                                             for a in yaxis_names}}
+    loglog = {**log_x, **{f"{a}.type": "log" for a in yaxis_names}}
+    pfig.update_layout(
+        title={"text": html.escape(fig.title)}, height=420, hovermode="closest",
+        template="plotly_white",
+        updatemenus=[{"type": "buttons", "direction": "right", "x": 1.0, "y": 1.18,
+                      "buttons": [{"label": "log axes", "method": "relayout", "args": [loglog]},
+                                  {"label": "linear axes", "method": "relayout",
+                                   "args": [lin]}]}])
+    return json.loads(pfig.to_json())
+
+
+def _script_json(obj) -> str:
+    return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
+
+
+def _run_header(label: str, run: ParsedRun) -> str:
+    r = run.run
+    uname = r.get("uname") or {}
+    facts = [("tool", f"{r.get('tool')} {r.get('version') or ''}"),
+             ("component", r.get("component")), ("processes", r.get("procs")),
+             ("start", r.get("start")), ("machine", " ".join(
+                 str(uname.get(k)) for k in ("sysname", "nodename", "release", "machine")
+                 if uname.get(k))),
+             ("MPI library", r.get("mpi_library")), ("MPI version", r.get("mpi_version")),
+             ("command line", " ".join(r.get("command_line") or [])),
+             ("status", (run.end or {}).get("status", "no end record: incomplete run")),
+             ("result rows", len(run.results))]
+    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(str(v))}</td></tr>"
+                   for k, v in facts if v not in (None, ""))
+    out = f"<h2>{html.escape(label)}</h2><table class='facts'>{rows}</table>"
+    if r.get("check"):
+        out += "<p class='warn'>Run with -check: the timings are not for publication.</p>"
+    if run.summaries:
+        keys = []
+        for s in run.summaries:
+            keys += [k for k in s if k not in ("type", "schema", "component") and k not in keys]
+        head = "".join(f"<th>{html.escape(k)}</th>" for k in keys)
+        body = "".join("<tr>" + "".join(
+            f"<td>{html.escape(_fmt(s.get(k)))}</td>" for k in keys) + "</tr>"
+            for s in run.summaries)
+        out += f"<h3>Summary</h3><table class='summary'><tr>{head}</tr>{body}</table>"
+    return out
+
+
+def _fmt(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, list):
+        return "; ".join(map(str, v))
+    return str(v)
+
+
+STYLE = """body{font-family:sans-serif;margin:1.5em;max-width:1400px}
+table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:2px 6px;
+text-align:left;font-size:90%}.warn{color:#a00;font-weight:bold}.note{color:#555;font-size:85%}
+.effbench-plot{width:100%;min-height:420px}"""
+
+
+def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[list[Figure]]) -> None:
+    from plotly.offline import get_plotlyjs
+
+    (path.parent / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
+    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>effbench report</title>",
+             "<script src='plotly.min.js'></script>", f"<style>{STYLE}</style></head><body>",
+             "<h1>effbench report</h1>"]
+    n = 0
+    for (label, run), figs in zip(runs, figures):
+        parts.append(_run_header(label, run))
+        for fig in figs:
+            n += 1
+            fid = f"fig-{n}"
+            parts.append(f"<h3>{html.escape(fig.title)}</h3>")
+            parts.append(
+                f"<div class='effbench-plot' id='{fid}' data-kind='{fig.kind}' "
+                f"data-run='{html.escape(fig.run, quote=True)}' "
+                f"data-benchmark='{html.escape(fig.benchmark, quote=True)}' "
+                f"data-points='{fig.points()}'></div>")
+            parts.append(f"<script type='application/json' id='{fid}-spec'>"
+                         f"{_script_json(plotly_spec(fig))}</script>")
+            if fig.note:
+                parts.append(f"<p class='note'>{html.escape(fig.note)}</p>")
+    parts.append("""<script>
+for (const div of document.querySelectorAll('.effbench-plot')) {
+  const spec = JSON.parse(document.getElementById(div.id + '-spec').textContent);
+  Plotly.newPlot(div, spec.data, spec.layout, {responsive: true, displaylogo: false});
+}
+</script></body></html>""")
+    path.write_text("\n".join(parts), encoding="utf-8")
+
+
+# --- PNG / PDF (matplotlib) ----------------------------------------------------------------------
+
+def _mpl_figure(fig: Figure):
+    from matplotlib.figure import Figure as MplFigure
+
+    mfig = MplFigure(figsize=(5.5 * len(fig.panels), 4.2))
+    mfig.subplots_adjust(left=0.1 / len(fig.panels) + 0.04, right=0.98, bottom=0.13, top=0.85,
+                         wspace=0.3)
+    axes = mfig.subplots(1, len(fig.panels), squeeze=False)[0]
+    markers = {"circle": "o", "x": "x"}
+    for ax, panel in zip(axes, fig.panels):
+        for trace in panel.traces:
+            pts = [(x, y) for x, y in zip(trace.x, trace.y) if y is not None
+                   and (not panel.xlog or x > 0) and (not panel.ylog or y > 0)]
+            if not pts:
+                continue
+            xs, ys = zip(*pts)
+            style = "-" if "lines" in trace.mode else ""
+            ax.plot(xs, ys, style, marker=markers.get(trace.symbol, "o"), markersize=3,
+                    label=trace.name)
+        if panel.xlog:
+            ax.set_xscale("log", base=2)
+        if panel.ylog:
+            ax.set_yscale("log")
+        if panel.xticks:
+            ax.set_xticks(panel.xticks[0], panel.xticks[1])
+        ax.set_xlabel(panel.xtitle)
+        ax.set_ylabel(panel.ytitle)
+        ax.set_title(panel.title)
+        ax.grid(True, which="both", alpha=0.3)
+        if panel.traces and len(panel.traces) <= 12:
+            ax.legend(fontsize=7)
+    mfig.suptitle(f"{fig.title} — {fig.run}", fontsize=10)
+    return mfig
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:80]
+
+
+def write_static(outdir: Path, figures: list[Figure]) -> list[Path]:
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    png_dir = outdir / "png"
+    png_dir.mkdir(exist_ok=True)
+    written = []
+    with PdfPages(outdir / "report.pdf") as pdf:
+        for i, fig in enumerate(figures, start=1):
+            mfig = _mpl_figure(fig)
+            png = png_dir / f"{i:03d}-{_slug(fig.benchmark)}.png"
+            mfig.savefig(png, dpi=90)
+            pdf.savefig(mfig)
+            written.append(png)
+    return written
+
+
+def write_report(runs: list[tuple[str, ParsedRun]], outdir: Path, static: bool = True) -> Path:
+    outdir.mkdir(parents=True, exist_ok=True)
+    figures = [build_figures(label, run) for label, run in runs]
+    index = outdir / "index.html"
+    write_html(index, runs, figures)
+    if static:
+        write_static(outdir, [f for figs in figures for f in figs])
+    return index

@@ -1,0 +1,219 @@
+"""Opening the store (SQLite file or PostgreSQL URL), importing parsed runs into it in one
+transaction each, and reading runs back as JSON Lines records."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload, sessionmaker
+
+from ..records import RESULT_CORE, SCHEMA, ParsedRun
+from .models import Benchmark, Machine, Measurement, MpiLibrary, Run, Summary
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+
+
+class StoreError(Exception):
+    pass
+
+
+def default_db_url() -> str:
+    """EFFBENCH_DB, else a SQLite file in the user's data directory."""
+    if os.environ.get("EFFBENCH_DB"):
+        return normalize_url(os.environ["EFFBENCH_DB"])
+    import platformdirs
+    data = platformdirs.user_data_path("effbench")
+    data.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{data / 'results.sqlite'}"
+
+
+def normalize_url(url: str) -> str:
+    """A plain path means a SQLite file; postgresql:// means psycopg 3."""
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _sqlite_foreign_keys(dbapi_conn, _record):
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def migrate(engine: Engine) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    def __init__(self, url: str | None = None):
+        self.url = normalize_url(url) if url else default_db_url()
+        try:
+            self.engine = create_engine(self.url)
+        except Exception as exc:  # bad URL or missing driver
+            raise StoreError(f"cannot open database {self.url}: {exc}") from None
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_foreign_keys)
+        try:
+            migrate(self.engine)
+        except Exception as exc:
+            raise StoreError(f"cannot open database {self.display_url}: {exc}") from None
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def display_url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- import -----------------------------------------------------------------------------
+
+    def import_run(self, parsed: ParsedRun) -> tuple[int, bool]:
+        """Store PARSED in one transaction. Returns (run id, True) or, when the same run is
+        already stored, (its id, False) and changes nothing."""
+        digest = parsed.content_hash()
+        try:
+            # One transaction: a failure anywhere leaves the database as it was.
+            with self.sessions.begin() as session:
+                existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
+                if existing is not None:
+                    return existing, False
+                run = self._build_run(session, parsed, digest)
+                session.add(run)
+                session.flush()
+                run_id = run.id
+        except IntegrityError:
+            # Another importer stored the same run at the same time.
+            with self.sessions() as session:
+                existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
+            if existing is None:
+                raise
+            return existing, False
+        return run_id, True
+
+    def _get_or_create(self, session: Session, model, **keys):
+        obj = session.scalar(select(model).filter_by(**keys))
+        if obj is None:
+            obj = model(**keys)
+            session.add(obj)
+            session.flush()
+        return obj
+
+    def _build_run(self, session: Session, parsed: ParsedRun, digest: str) -> Run:
+        rec = parsed.run
+        uname = rec.get("uname") or {}
+        machine = None
+        if any(uname.get(k) for k in ("nodename", "sysname", "release", "version", "machine")):
+            machine = self._get_or_create(
+                session, Machine, nodename=uname.get("nodename") or "",
+                sysname=uname.get("sysname") or "", release=uname.get("release") or "",
+                version=uname.get("version") or "", arch=uname.get("machine") or "")
+        library = None
+        if rec.get("mpi_library") or rec.get("mpi_version"):
+            library = self._get_or_create(session, MpiLibrary,
+                                          name=rec.get("mpi_library") or "",
+                                          mpi_version=rec.get("mpi_version") or "")
+        run = Run(content_hash=digest, tool=rec.get("tool") or "", tool_version=rec.get("version"),
+                  component=rec["component"], start=rec.get("start"), procs=rec["procs"],
+                  check=bool(rec.get("check")),
+                  status=parsed.end.get("status") if parsed.end else None,
+                  source=parsed.source, source_format=parsed.source_format,
+                  imported_at=datetime.now(timezone.utc).replace(tzinfo=None),
+                  machine=machine, mpi_library=library, run_record=rec,
+                  end_record=parsed.end)
+        benchmarks: dict[tuple[str, str], Benchmark] = {}
+        for seq, res in enumerate(parsed.results):
+            key = (res["component"], res["benchmark"])
+            if key not in benchmarks:
+                benchmarks[key] = self._get_or_create(session, Benchmark, component=key[0],
+                                                      name=key[1])
+            extra = {k: v for k, v in res.items()
+                     if k not in RESULT_CORE and k not in ("type", "schema")}
+            run.measurements.append(Measurement(
+                benchmark=benchmarks[key], seq=seq, group_index=res.get("group"),
+                mode=res.get("mode"), procs=res["procs"], bytes=res["bytes"],
+                repetitions=res.get("repetitions"), t_min_us=res.get("t_min_us"),
+                t_max_us=res.get("t_max_us"), t_avg_us=res.get("t_avg_us"),
+                mbytes_per_s=res.get("mbytes_per_s"), defects=res.get("defects"), extra=extra))
+        for seq, summ in enumerate(parsed.summaries):
+            run.summaries.append(Summary(seq=seq, record=summ))
+        return run
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def list_runs(self) -> list[dict[str, Any]]:
+        with self.sessions() as session:
+            counts = dict(session.execute(
+                select(Measurement.run_id, func.count()).group_by(Measurement.run_id)).all())
+            runs = session.scalars(select(Run).options(
+                selectinload(Run.machine), selectinload(Run.mpi_library)).order_by(Run.id)).all()
+            return [{
+                "id": r.id, "hash": r.content_hash[:12], "tool": r.tool,
+                "component": r.component, "start": r.start, "procs": r.procs,
+                "status": r.status, "rows": counts.get(r.id, 0),
+                "machine": r.machine.nodename if r.machine else None,
+                "mpi_library": r.mpi_library.name if r.mpi_library else None,
+                "source": r.source,
+            } for r in runs]
+
+    def resolve(self, ref: str) -> int:
+        """A run id, or a unique prefix (6+ hex digits) of its content hash."""
+        with self.sessions() as session:
+            if ref.isdigit():
+                if session.get(Run, int(ref)) is not None:
+                    return int(ref)
+            if len(ref) >= 6:
+                ids = session.scalars(select(Run.id).where(
+                    Run.content_hash.like(ref.lower() + "%"))).all()
+                if len(ids) == 1:
+                    return ids[0]
+                if len(ids) > 1:
+                    raise StoreError(f"run '{ref}' is ambiguous ({len(ids)} runs match)")
+        raise StoreError(f"no run '{ref}' in {self.display_url}")
+
+    def load(self, run_id: int) -> ParsedRun:
+        with self.sessions() as session:
+            run = session.scalar(select(Run).where(Run.id == run_id).options(
+                selectinload(Run.measurements).selectinload(Measurement.benchmark),
+                selectinload(Run.summaries)))
+            if run is None:
+                raise StoreError(f"no run {run_id}")
+            results = []
+            for m in run.measurements:
+                rec = {"type": "result", "schema": SCHEMA, "component": m.benchmark.component,
+                       "benchmark": m.benchmark.name, "group": m.group_index, "mode": m.mode,
+                       "procs": m.procs, "bytes": m.bytes, "repetitions": m.repetitions,
+                       "t_min_us": m.t_min_us, "t_max_us": m.t_max_us, "t_avg_us": m.t_avg_us,
+                       "mbytes_per_s": m.mbytes_per_s, "defects": m.defects}
+                rec.update(m.extra)
+                results.append(rec)
+            return ParsedRun(run=dict(run.run_record), results=results,
+                             summaries=[dict(s.record) for s in run.summaries],
+                             end=dict(run.end_record) if run.end_record else None,
+                             source=run.source, source_format=run.source_format)
+
+    def counts(self) -> dict[str, int]:
+        with self.sessions() as session:
+            return {model.__tablename__: session.scalar(select(func.count()).select_from(model))
+                    for model in (Machine, MpiLibrary, Run, Benchmark, Measurement, Summary)}

@@ -1,0 +1,107 @@
+"""SQLAlchemy models of the result store. The schema is created and changed only by the Alembic
+migrations in effbench/migrations; a change here needs a new migration."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Double, ForeignKey, Integer,
+                        String, Text, UniqueConstraint)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Machine(Base):
+    """A system as rank 0's uname describes it."""
+
+    __tablename__ = "machine"
+    __table_args__ = (UniqueConstraint("nodename", "sysname", "release", "version", "arch",
+                                       name="uq_machine"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    nodename: Mapped[str] = mapped_column(String(255), default="")
+    sysname: Mapped[str] = mapped_column(String(255), default="")
+    release: Mapped[str] = mapped_column(String(255), default="")
+    version: Mapped[str] = mapped_column(String(255), default="")
+    arch: Mapped[str] = mapped_column(String(255), default="")
+
+
+class MpiLibrary(Base):
+    __tablename__ = "mpi_library"
+    __table_args__ = (UniqueConstraint("name", "mpi_version", name="uq_mpi_library"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(Text, default="")
+    mpi_version: Mapped[str] = mapped_column(String(32), default="")
+
+
+class Run(Base):
+    __tablename__ = "run"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    content_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    tool: Mapped[str] = mapped_column(String(64))
+    tool_version: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    component: Mapped[str] = mapped_column(String(16), index=True)
+    start: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    procs: Mapped[int] = mapped_column(Integer)
+    check: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    source: Mapped[str | None] = mapped_column(Text, nullable=True)
+    source_format: Mapped[str] = mapped_column(String(16))
+    imported_at: Mapped[datetime] = mapped_column(DateTime)
+    machine_id: Mapped[int | None] = mapped_column(ForeignKey("machine.id"), nullable=True)
+    mpi_library_id: Mapped[int | None] = mapped_column(ForeignKey("mpi_library.id"),
+                                                       nullable=True)
+    # The `run` and `end` records as written, so that export gives back exactly what came in.
+    run_record: Mapped[dict] = mapped_column(JSON)
+    end_record: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+
+    machine: Mapped[Machine | None] = relationship()
+    mpi_library: Mapped[MpiLibrary | None] = relationship()
+    measurements: Mapped[list["Measurement"]] = relationship(
+        back_populates="run", cascade="all, delete-orphan", order_by="Measurement.seq")
+    summaries: Mapped[list["Summary"]] = relationship(
+        back_populates="run", cascade="all, delete-orphan", order_by="Summary.seq")
+
+
+class Benchmark(Base):
+    __tablename__ = "benchmark"
+    __table_args__ = (UniqueConstraint("component", "name", name="uq_benchmark"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    component: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(255))
+
+
+class Measurement(Base):
+    """One `result` record: the contract's core fields as columns, the rest in `extra`."""
+
+    __tablename__ = "measurement"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), index=True)
+    benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    group_index: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    mode: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    procs: Mapped[int] = mapped_column(Integer)
+    bytes: Mapped[int] = mapped_column(BigInteger)
+    repetitions: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    t_min_us: Mapped[float | None] = mapped_column(Double, nullable=True)
+    t_max_us: Mapped[float | None] = mapped_column(Double, nullable=True)
+    t_avg_us: Mapped[float | None] = mapped_column(Double, nullable=True)
+    mbytes_per_s: Mapped[float | None] = mapped_column(Double, nullable=True)
+    defects: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    extra: Mapped[dict] = mapped_column(JSON)
+
+    run: Mapped[Run] = relationship(back_populates="measurements")
+    benchmark: Mapped[Benchmark] = relationship()
+
+
+class Summary(Base):
+    __tablename__ = "summary"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict] = mapped_column(JSON)
+
+    run: Mapped[Run] = relationship(back_populates="summaries")
