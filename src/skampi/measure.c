@@ -4,11 +4,11 @@
 #include "skampi/measure.h"
 
 #include "core/accuracy.h"
+#include "core/clock.h"
 #include "core/stats.h"
 #include "core/error.h"
 
 #include <math.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +34,7 @@ typedef struct {
     int bsend_size;
     long simple_calls;
     /* window synchronisation */
-    double offset;   /* root clock - this clock (seconds) */
+    eb_clock_model clock; /* this rank's clock against rank 0's */
     double slack;    /* root: start time ahead of "now" */
 } call;
 
@@ -345,14 +345,8 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
             if (c->rank == 0)
                 start = MPI_Wtime() + c->slack;
             MPI_Bcast(&start, 1, MPI_DOUBLE, 0, c->comm);
-            double mine = start - c->offset;
-            int late = MPI_Wtime() > mine;
-            /* yield the core while far from the start (oversubscribed
-             * processes must run to get there), spin for the last 50 us */
-            double now;
-            while ((now = MPI_Wtime()) < mine)
-                if (mine - now > 5e-5)
-                    sched_yield();
+            double mine = eb_clock_to_local(&c->clock, start);
+            int late = eb_wait_until(mine);
             collective(c);
             t1 = MPI_Wtime();
             local = t1 - mine - ov;
@@ -373,46 +367,6 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
     }
     *root_sample = local;
     return local;
-}
-
-/* Clock offsets to rank 0 of comm (root - local), from the round trip with
- * the smallest duration (Cristian); also returns on rank 0 the largest of
- * those round trips. */
-static double clock_offsets(MPI_Comm comm, int rank, int size, double *max_rtt)
-{
-    const int rounds = 10;
-    double offset = 0, worst = 0;
-    for (int p = 1; p < size; p++) {
-        MPI_Barrier(comm);
-        if (rank == 0) {
-            for (int k = 0; k < rounds; k++) {
-                double dummy, now;
-                MPI_Recv(&dummy, 1, MPI_DOUBLE, p, TAG_PING, comm, MPI_STATUS_IGNORE);
-                now = MPI_Wtime();
-                MPI_Send(&now, 1, MPI_DOUBLE, p, TAG_PING, comm);
-            }
-            double rtt;
-            MPI_Recv(&rtt, 1, MPI_DOUBLE, p, TAG_PING, comm, MPI_STATUS_IGNORE);
-            if (rtt > worst)
-                worst = rtt;
-        } else if (rank == p) {
-            double best = INFINITY;
-            for (int k = 0; k < rounds; k++) {
-                double t_root, x = 0;
-                double a = MPI_Wtime();
-                MPI_Send(&x, 1, MPI_DOUBLE, 0, TAG_PING, comm);
-                MPI_Recv(&t_root, 1, MPI_DOUBLE, 0, TAG_PING, comm, MPI_STATUS_IGNORE);
-                double b = MPI_Wtime();
-                if (b - a < best) {
-                    best = b - a;
-                    offset = t_root - 0.5 * (a + b);
-                }
-            }
-            MPI_Send(&best, 1, MPI_DOUBLE, 0, TAG_PING, comm);
-        }
-    }
-    *max_rtt = worst;
-    return offset;
 }
 
 /* Mean time of MPI_Barrier on comm, to the suite's accuracy. */
@@ -500,11 +454,10 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
         if (in->pattern == SK_COLLECTIVE && s->sync == SK_SYNC_BARRIER)
             t_barrier = barrier_time(&c, &ap);
         if (in->pattern == SK_COLLECTIVE && s->sync == SK_SYNC_WINDOW) {
-            double rtt;
-            c.offset = clock_offsets(c.comm, c.rank, c.size, &rtt);
+            eb_clock_sync(c.comm, 10, &c.clock);
             /* start the windows early enough for every process; a window
              * that was too short doubles, and the suite keeps what it learnt */
-            c.slack = fmax(4 * rtt + 1e-5, e->window_slack);
+            c.slack = fmax(8 * c.clock.error + 1e-5, e->window_slack);
         }
         if (in->pattern == SK_SIMPLE) {
             /* a timed run is k calls: long enough for the clock to resolve */
