@@ -17,6 +17,7 @@
 #define TAG_RESULT 3
 #define TAG_STOP 4
 #define TAG_PROBE 77 /* never sent: unsuccessful MPI_Iprobe */
+#define SK_MAX_WINDOW_LEAD 0.05 /* seconds */
 
 /* One point's communication state. */
 typedef struct {
@@ -346,17 +347,19 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
                 start = MPI_Wtime() + c->slack;
             MPI_Bcast(&start, 1, MPI_DOUBLE, 0, c->comm);
             double mine = eb_clock_to_local(&c->clock, start);
+            double t0_late = MPI_Wtime();
             int late = eb_wait_until(mine);
             collective(c);
             t1 = MPI_Wtime();
             local = t1 - mine - ov;
-            double in2[2] = {local, late}, out2[2];
+            /* how late this process was (0 if in time) */
+            double in2[2] = {local, late ? t0_late - mine : 0}, out2[2];
             MPI_Reduce(in2, out2, 2, MPI_DOUBLE, MPI_MAX, 0, c->comm);
             int ok = 1;
             if (c->rank == 0) {
                 ok = out2[1] == 0;
-                if (!ok)
-                    c->slack *= 2;
+                if (!ok) /* a longer lead next time, bounded: a window is not a sleep */
+                    c->slack = fmin(fmax(2 * c->slack, 2 * out2[1]), SK_MAX_WINDOW_LEAD);
                 *root_sample = out2[0];
             }
             MPI_Bcast(&ok, 1, MPI_INT, 0, c->comm);

@@ -7,12 +7,18 @@ import statistics
 
 import pytest
 
-from effb import ROOT, read_jsonl, run
+from effb import MPI, ROOT, read_jsonl, run
 
 DEFAULT = ROOT / "suites" / "default.skampi"
 ROW = re.compile(r"^(count|procs|chunks)= (\d+) +(\d+)((?: +-?\d+\.\d| +nan){2}) +(\d+)((?: +-?\d+\.\d| +nan)*)$")
 SIMPLE = {"MPI_Wtime", "MPI_Comm_rank", "MPI_Comm_size", "MPI_Iprobe_unsuccessful",
           "MPI_Buffer_attach_detach"}
+# MPICH busy-polls: oversubscribed (more ranks than the 2 cores) every
+# synchronisation costs a time slice, so there the test runs one suite of each
+# pattern and variation, with shorter length ranges.
+MPICH_SUBSET = ["Pingpong_Send_Recv", "MPI_Bcast-length", "MPI_Bcast-nodes",
+                "MPI_Bcast-length-window", "MasterWorker_Waitany-chunks",
+                "MasterWorker_Send-nodes", "MPI_Wtime"]
 NODES = {"MPI_Bcast-nodes", "MPI_Gather-nodes", "Gatherv_using_Send_Recv-nodes",
          "MPI_Alltoall-nodes", "MPI_Allreduce-nodes", "MPI_Barrier-nodes",
          "MPI_Comm_split-nodes", "MasterWorker_Send-nodes"}
@@ -23,10 +29,13 @@ def suite_blocks(text):
     return re.findall(r"^(\S+)\n\{\n(.*?)^\}", text, re.M | re.S)
 
 
-def loosen(text, end=4096, max_steps=9):
+def loosen(text, end=4096, max_steps=9, keep=None):
     """The default suites with loose accuracy and small lengths (tests only)."""
     out = []
     for part in re.split(r"(?m)^(?=\S+\n\{)", text):
+        name = part.split("\n", 1)[0]
+        if keep is not None and "{" in part and name not in keep:
+            continue
         if "Variation = Length;" in part:
             part = part.replace("End_Argument = Max_Value;", f"End_Argument = {end};")
             part = re.sub(r"Stepwidth = [^;]*;", "Stepwidth = 4;", part)
@@ -84,7 +93,10 @@ def test_default_suites(tmp_path, np):
     types = {int(re.search(r"Type = (\d+);", b).group(1)) for _, b in suite_blocks(text)}
     # every instance of the type table
     assert types == set(range(1, 9)) | {34} | set(range(10, 29)) | {32, 33} | set(range(35, 47))
-    (tmp_path / "loose.skampi").write_text(loosen(text))
+    end = 4096
+    if MPI == "mpich" and np > 2:
+        names, end = MPICH_SUBSET, 256
+    (tmp_path / "loose.skampi").write_text(loosen(text, end=end, keep=names))
     r = run(np, "effbench", "skampi", "--json", "out.jsonl", "loose.skampi", cwd=tmp_path,
             timeout=120)
     sko, res, order, results = check_run(tmp_path, np, r, names)
@@ -126,13 +138,14 @@ def test_default_suites(tmp_path, np):
         elif name in SIMPLE:
             assert len(recs) == 1 and recs[0]["bytes"] == 0 and recs[0]["calls_per_run"] >= 1
         else:
-            # Dynamic_log from 0 to 4096 bytes: 0, then 4 * 4^k, then at most
-            # Max_Steps - 7 points of refinement inside the grid
+            # Dynamic_log from 0 to `end` bytes: 0, then 4 * 4^k, then at most
+            # Max_Steps points in all, refinement inside the grid
             b = [x["bytes"] for x in recs]
-            grid = [0, 4, 16, 64, 256, 1024, 4096]
-            assert b[:7] == grid and 7 <= len(b) <= 9, (name, b)
-            assert [x["refined"] for x in recs] == [False] * 7 + [True] * (len(b) - 7)
-            assert all(x % 4 == 0 and x not in grid and 0 < x < 4096 for x in b[7:])
+            grid = [0] + [4 * 4 ** k for k in range(6) if 4 * 4 ** k < end] + [end]
+            g = len(grid)
+            assert b[:g] == grid and g <= len(b) <= max(9, g), (name, b)
+            assert [x["refined"] for x in recs] == [False] * g + [True] * (len(b) - g)
+            assert all(x % 4 == 0 and x not in grid and 0 < x < end for x in b[g:])
     if np == 2:
         pp = [x for x in results if x["pattern"] == "ping-pong"]
         assert all(x["pair"] == [0, 1] for x in pp)
