@@ -331,6 +331,8 @@ static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const 
         fprintf(sko, "# end result \"%s\"\n# duration = %.2f sec\n\n", s->name, dur);
         fflush(sko);
     }
+    if (s->time_suite > 0 && dur > s->time_suite)
+        logmsg("note: %s: Time_Suite %g s reached", s->name, s->time_suite);
     logmsg("suite end %s", s->name);
     logmsg("note: %s: %d measurements (%d by refinement), %.2f s", s->name, n, refined, dur);
     sk_datatype_free(&sc.dt);

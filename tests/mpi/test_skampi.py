@@ -174,6 +174,21 @@ def test_refinement_and_accuracy(tmp_path):
     assert all(x["repetitions"] == 6 and x["kept"] == 4 for x in recs)
 
 
+def test_time_limits(tmp_path):
+    """Time_Suite ends a suite after the point that exceeds it; Time_Measurement
+    ends a point's repetitions (at least one run)."""
+    (tmp_path / "t.skampi").write_text(
+        "@MEASUREMENTS\nTS\n{\n Type = 18;\n End_Argument = 1024;\n Time_Suite = 0.000001;\n}\n"
+        "TM\n{\n Type = 18;\n Scale = Fixed_log;\n Start_Argument = 4;\n End_Argument = 64;\n"
+        " Stepwidth = 4;\n Time_Measurement = 0.000001;\n Min_Repetition = 5;\n}\n")
+    r = run(2, "effbench", "skampi", "--json", "t.jsonl", "t.skampi", cwd=tmp_path)
+    assert r.returncode == 0, r
+    recs = [x for x in read_jsonl(tmp_path / "t.jsonl") if x["type"] == "result"]
+    assert [x["benchmark"] for x in recs] == ["TS", "TM", "TM", "TM"]
+    assert all(x["repetitions"] == 1 for x in recs if x["benchmark"] == "TM")
+    assert "note: TS: Time_Suite 1e-06 s reached" in (tmp_path / "skampi.log").read_text()
+
+
 def test_crash_and_resume(tmp_path):
     cfg = ("@OUTFILE run.sko\n@LOGFILE run.log\n@CACHEWARMUP 1\n@MEASUREMENTS\n" + "".join(
         f"{n}\n{{\n Type = {t};\n Scale = Fixed_log;\n Start_Argument = 4;\n End_Argument = 64;\n"
