@@ -556,36 +556,48 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     }
     if (eb_any_error(local, all, sizeof all))
         eb_exit_all(EB_EXIT_USAGE, all);
-    if (resume)
-        eb_jsonl_open_append(json);
-    else
+    /* JSON Lines: a resumed run continues its file (a `resume` record, one
+     * `run` record per file); otherwise a new file with a `run` record */
+    int json_exists = 0;
+    if (json && rank == 0)
+        json_exists = access(json, F_OK) == 0;
+    MPI_Bcast(&json_exists, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (resume && json_exists) {
+        char **keys;
+        int nkeys;
+        eb_jsonl_resume(json, "skampi", &keys, &nkeys);
+        for (int i = 0; i < nkeys; i++)
+            free(keys[i]);
+        free(keys);
+    } else {
         eb_jsonl_open(json);
-    eb_json run;
-    eb_jsonl_run_begin(&run, "skampi", &si, argc, argv, 0);
-    eb_json_object(&run, "options");
-    eb_json_str(&run, "config", cfgpath);
-    eb_json_str(&run, "outfile", outfile);
-    eb_json_str(&run, "logfile", cfg.logfile);
-    eb_json_bool(&run, "resumed", resume);
-    eb_json_int(&run, "memory_kb", cfg.memory_kb);
-    eb_json_int(&run, "cachewarmup", cfg.cachewarmup);
-    eb_json_bool(&run, "postproc", cfg.postproc);
-    eb_json_str(&run, "machine", cfg.machine);
-    eb_json_str(&run, "node", cfg.node);
-    eb_json_str(&run, "network", cfg.network);
-    eb_json_str(&run, "mpiversion", cfg.mpiversion);
-    eb_json_str(&run, "user", cfg.user);
-    eb_json_num(&run, "overhead_us", env.overhead * 1e6);
-    eb_json_num(&run, "wtick_us", env.wtick * 1e6);
-    eb_json_array(&run, "suites");
-    for (int k = 0; k < norder; k++)
-        eb_json_str(&run, NULL, cfg.suites[order[k]].name);
-    eb_json_close(&run);
-    eb_json_close(&run);
-    if (rank == 0)
-        eb_jsonl_emit(&run);
-    else
-        eb_json_free(&run);
+        eb_json run;
+        eb_jsonl_run_begin(&run, "skampi", &si, argc, argv, 0);
+        eb_json_object(&run, "options");
+        eb_json_str(&run, "config", cfgpath);
+        eb_json_str(&run, "outfile", outfile);
+        eb_json_str(&run, "logfile", cfg.logfile);
+        eb_json_bool(&run, "resumed", resume);
+        eb_json_int(&run, "memory_kb", cfg.memory_kb);
+        eb_json_int(&run, "cachewarmup", cfg.cachewarmup);
+        eb_json_bool(&run, "postproc", cfg.postproc);
+        eb_json_str(&run, "machine", cfg.machine);
+        eb_json_str(&run, "node", cfg.node);
+        eb_json_str(&run, "network", cfg.network);
+        eb_json_str(&run, "mpiversion", cfg.mpiversion);
+        eb_json_str(&run, "user", cfg.user);
+        eb_json_num(&run, "overhead_us", env.overhead * 1e6);
+        eb_json_num(&run, "wtick_us", env.wtick * 1e6);
+        eb_json_array(&run, "suites");
+        for (int k = 0; k < norder; k++)
+            eb_json_str(&run, NULL, cfg.suites[order[k]].name);
+        eb_json_close(&run);
+        eb_json_close(&run);
+        if (rank == 0)
+            eb_jsonl_emit(&run);
+        else
+            eb_json_free(&run);
+    }
 
     if (!resume)
         logmsg("run begin outfile=%s", outfile);

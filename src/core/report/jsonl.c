@@ -20,12 +20,7 @@ static void close_on_exit(int status, const char *msg)
         eb_jsonl_end(status == 0 ? "ok" : "error", msg);
 }
 
-static void open_mode(const char *path, const char *mode);
-
-void eb_jsonl_open(const char *path) { open_mode(path, "w"); }
-void eb_jsonl_open_append(const char *path) { open_mode(path, "a"); }
-
-static void open_mode(const char *path, const char *mode)
+void eb_jsonl_open(const char *path)
 {
     if (!path)
         return;
@@ -34,7 +29,7 @@ static void open_mode(const char *path, const char *mode)
     char err[EB_ERRLEN];
     const char *msg = NULL;
     if (rank == 0) {
-        out = fopen(path, mode);
+        out = fopen(path, "w");
         if (!out) {
             snprintf(err, sizeof err, "--json %s: cannot write: %s", path, strerror(errno));
             msg = err;

@@ -11,8 +11,6 @@
 /* Open FILE for writing on rank 0 (collective: an unwritable path is a user
  * error on every rank).  Does nothing when path is NULL. */
 void eb_jsonl_open(const char *path);
-/* The same, appending to an existing file (a rerun that resumes a run). */
-void eb_jsonl_open_append(const char *path);
 int eb_jsonl_active(void);
 
 /* --resume: collective.  Rank 0 reads an earlier (possibly crashed) JSON
