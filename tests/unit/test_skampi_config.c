@@ -1,5 +1,6 @@
 /* The .skampi parser: every key, every value form, every error message. */
 #include "skampi/config.h"
+#include "skampi/datatypes.h"
 #include "unit.h"
 
 #include <math.h>
@@ -271,5 +272,22 @@ int main(void)
     ERR_TEXT("@BASETYPE1 (2,0,MPI_INT),(1,8,MPI_DOUBLE)\n",
              "t.skampi:1: @BASETYPE1: '(2,0,MPI_INT),(1,8,MPI_DOUBLE)': simple-structure base types are not "
              "supported yet (supported: MPI_CHAR, MPI_INT, MPI_FLOAT, MPI_DOUBLE)");
+
+    /* the datatype layer: built-in base types, pattern 0 */
+    CHECK_EQ_LONG(sk_basetype_size("MPI_CHAR"), 1);
+    CHECK_EQ_LONG(sk_basetype_size("mpi_int"), (long)sizeof(int));
+    CHECK_EQ_LONG(sk_basetype_size("MPI_FLOAT"), (long)sizeof(float));
+    CHECK_EQ_LONG(sk_basetype_size("MPI_DOUBLE"), (long)sizeof(double));
+    CHECK_EQ_LONG(sk_basetype_size("MPI_LONG"), 0);
+    CHECK(sk_basetype_mpi("MPI_DOUBLE") == MPI_DOUBLE && sk_basetype_mpi("MPI_CHAR") == MPI_CHAR);
+    CHECK(sk_basetype_mpi("MPI_INT") == MPI_INT && sk_basetype_mpi("MPI_FLOAT") == MPI_FLOAT);
+    CHECK(sk_basetype_reducible("MPI_FLOAT", err, sizeof err));
+    CHECK(!sk_basetype_reducible("MPI_CHAR", err, sizeof err));
+    sk_datatype d;
+    CHECK_EQ_LONG(sk_datatype_make("MPI_DOUBLE", 0, &d, err, sizeof err), 0);
+    CHECK(d.type == MPI_DOUBLE && d.size == (int)sizeof(double) && !d.derived);
+    sk_datatype_free(&d);
+    CHECK_EQ_LONG(sk_datatype_make("MPI_DOUBLE", 1, &d, err, sizeof err), -1);
+    CHECK_STR(err, "datatype pattern 1 is not supported yet (supported: 0, the contiguous base type)");
     UNIT_DONE();
 }
