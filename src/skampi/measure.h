@@ -21,6 +21,7 @@ typedef struct {
     double pair_latency; /* its round-trip time in seconds */
     double *node_buf;    /* wsize entries */
     double window_slack; /* window synchronisation: the start lead that worked (seconds) */
+    int oversubscribed;  /* more ranks than cores on some node: waits yield the core */
 } sk_env;
 
 /* What one point measured (on every rank after sk_measure_point). */
