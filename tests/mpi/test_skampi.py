@@ -176,8 +176,12 @@ def test_refinement_and_accuracy(tmp_path):
     for x in recs[8:]:
         lo = max(g for g in grid if g < x["bytes"])
         assert x["bytes"] % 4 == 0 and lo < x["bytes"] < 4 * lo
-    # the accuracy cannot be reached either: every measurement took Max_Repetition
-    assert all(x["repetitions"] == 6 and x["kept"] == 4 for x in recs)
+    # repetitions within Min..Max_Repetition, Cut_Quantile 0.2 drops floor(0.2 n) at each end;
+    # eps 1e-4 is out of reach for nearly every point
+    for x in recs:
+        n = x["repetitions"]
+        assert 3 <= n <= 6 and x["kept"] == n - 2 * int(0.2 * n), x
+    assert sum(x["repetitions"] == 6 for x in recs) >= 8
 
 
 def test_time_limits(tmp_path):
