@@ -78,6 +78,12 @@ int main(int argc, char **argv)
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];
     const eb_component *c = eb_find_component(prog);
+    if (!c && strncmp(prog, "effbench", 8) != 0) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "this effbench has no component called '%s' "
+                 "(run `effbench --help` for the list)", prog);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
     if (!c) {
         if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
             if (rank == 0)

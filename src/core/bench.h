@@ -107,6 +107,9 @@ typedef struct {
     int loops;            /* -repeat: timed loops behind the row (1 = IMB) */
     const double *loop_t_max; /* t_max of each loop */
     double rep_min, rep_max, spread; /* over the loops' t_max (loops > 1) */
+    int quick;            /* quick mode: loops chosen by the accuracy rule */
+    double quick_rel_error; /* achieved std error / mean of the kept loops */
+    int quick_converged;  /* reached -epsilon (else the budget ran out) */
     int sync_window;      /* -sync window: times are per-repetition maxima */
     double valid_fraction, window_us;
     long invalid_reps;

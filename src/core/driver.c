@@ -1,5 +1,6 @@
 #include "core/driver.h"
 
+#include "core/accuracy.h"
 #include "core/clock.h"
 
 #include "core/error.h"
@@ -132,6 +133,8 @@ typedef struct {
     int warned_spread, warned_warmup;
     /* -sync window: the clock model and the last series' figures */
     int window;
+    double quick_rel_error;
+    int quick_converged;
     eb_clock_model clock;
     double win_min, win_max, win_avg, win_valid, win_width;
     long win_invalid;
@@ -166,6 +169,19 @@ static long repetitions(runner_t *R, size_t x)
         return eb_n_sample_multiple_np(it->msgspersample, x > 4 ? x : 4, R->max_size, R->q);
     default:
         break;
+    }
+    if (R->o->quick) {
+        /* one repetition sizes the loops: about 1/50 of the row's budget
+         * each, so the accuracy rule has loops to work with */
+        double per_loop = it->secs / 50 > 1e-3 ? it->secs / 50 : 1e-3;
+        long n = 1;
+        for (int probe = 0; probe < 2; probe++) { /* 1 repetition, then a loop's worth */
+            double t = max_over(timed(R, 0, n), R->active) / (double)n;
+            n = t > 0 ? (long)(per_loop / t) : base;
+            n = n < 1 ? 1 : n > base ? base : n;
+        }
+        MPI_Bcast(&n, 1, MPI_LONG, 0, R->active);
+        return n;
     }
     /* dynamic: a one-repetition probe, then a ~1 s probe, both measured as
      * the maximum over every active rank so all ranks choose the same count */
@@ -307,6 +323,11 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
                 row.rep_max = fmax(row.rep_max, lmax[k]);
             }
             row.spread = row.rep_min > 0 ? row.rep_max / row.rep_min : NAN;
+            if (R->o->quick) {
+                row.quick = 1;
+                row.quick_rel_error = R->quick_rel_error;
+                row.quick_converged = R->quick_converged;
+            }
             if (R->window) {
                 /* over the valid repetitions of each one's slowest rank */
                 row.t_min = R->win_min;
@@ -430,6 +451,20 @@ static void measure_size(runner_t *R, size_t x)
         t_us[0] = R->win_avg;
         N = 0; /* no plain loop */
     }
+    eb_acc acc;
+    if (o->quick) {
+        /* loops until the kept loops' relative standard error is below
+         * epsilon or the budget is spent; the samples are each loop's
+         * maximum over ranks, identical everywhere, so every rank stops
+         * at the same loop without a broadcast */
+        eb_acc_params p = {.rel_error = o->epsilon, .min_reps = EB_QUICK_MIN_LOOPS,
+                           .max_reps = 100000, .cut_quantile = EB_QUICK_CUT,
+                           .min_total = MPI_Wtick() * 1e6 / o->epsilon};
+        eb_acc_init(&acc, &p);
+        N = 64;
+        t_us = realloc(t_us, (size_t)N * sizeof *t_us);
+    }
+    double spent_us = 0;
     for (int k = 0; k < N; k++) {
         for (int i = 0; i < EB_N_BARR; i++)
             MPI_Barrier(c->comm);
@@ -442,6 +477,25 @@ static void measure_size(runner_t *R, size_t x)
             t = (MPI_Wtime() - t0) / (double)n;
         }
         t_us[k] = t / (b->time_divisor > 0 ? b->time_divisor : 1) * 1e6;
+        if (o->quick) {
+            double loop_max = max_over(t_us[k], R->active);
+            eb_acc_add(&acc, loop_max);
+            spent_us += loop_max * (double)n * (b->time_divisor > 0 ? b->time_divisor : 1);
+            if (eb_acc_done(&acc) || spent_us >= o->iter.secs * 1e6) {
+                N = k + 1;
+                break;
+            }
+            if (k + 1 == N) {
+                N *= 2;
+                t_us = realloc(t_us, (size_t)N * sizeof *t_us);
+            }
+        }
+    }
+    if (o->quick) {
+        eb_acc_stats st = eb_acc_summary(&acc);
+        R->quick_rel_error = st.std_error / st.mean;
+        R->quick_converged = st.std_error < o->epsilon * st.mean;
+        eb_acc_free(&acc);
     }
     long defects = 0;
     if (o->check && b->check) {
@@ -691,6 +745,9 @@ static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
     eb_json_int(j, "repeat", o->repeat);
     eb_json_str(j, "sync", o->sync_window ? "window" : "barrier");
+    eb_json_bool(j, "quick", o->quick);
+    if (o->quick)
+        eb_json_num(j, "epsilon", o->epsilon);
     eb_json_close(j);
 }
 

@@ -24,6 +24,7 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->msglog_max = f->maxmsglog;
     o->thread_level = -1;
     o->repeat = 1;
+    o->epsilon = 0.02;
 }
 
 static void free_list(char **a, int n)
@@ -184,6 +185,7 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             NEED_VALUE();
             if (parse_double(val, 0, &o->iter.secs))
                 return eb_err(err, errlen, "-time %s: expected a positive number of seconds", val);
+            o->time_given = 1;
             i++;
         } else if (!strcmp(a, "-mem")) {
             NEED_VALUE();
@@ -245,6 +247,14 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
                 return eb_err(err, errlen, "-sync %s: expected barrier or window", val);
             o->sync_window = val[0] == 'w';
             i++;
+        } else if (!strcmp(a, "-quick")) {
+            o->quick = 1;
+        } else if (!strcmp(a, "-epsilon")) {
+            NEED_VALUE();
+            if (parse_double(val, 0, &o->epsilon) || o->epsilon >= 1)
+                return eb_err(err, errlen, "-epsilon %s: expected a relative error between 0 and 1, "
+                              "e.g. 0.02", val);
+            i++;
         } else if (!strcmp(a, "-check")) {
             o->check = 1;
         } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
@@ -265,6 +275,10 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
         }
 #undef NEED_VALUE
     }
+    if (o->quick && (o->repeat > 1 || o->sync_window))
+        return eb_err(err, errlen, "quick mode chooses its own loops: no -repeat or -sync window");
+    if (o->quick && !o->time_given)
+        o->iter.secs = EB_QUICK_BUDGET;
     if (o->sync_window && o->repeat > 1)
         return eb_err(err, errlen, "-sync window and -repeat exclude each other");
     if (msglog_given && o->msglen_file)

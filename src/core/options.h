@@ -47,6 +47,9 @@ typedef struct eb_imb_options {
     int check;                     /* -check */
     int repeat;                    /* -repeat N: timed loops per row (1 = IMB) */
     int sync_window;               /* -sync window (1) or barrier (0, IMB) */
+    int quick;                     /* `effbench quick`: loops until -epsilon is met */
+    double epsilon;                /* quick: relative standard error to reach */
+    int time_given;                /* -time was on the command line */
     const char *json_path;         /* --json */
     int resume;                    /* --resume FILE: json_path is appended to */
     int help;
@@ -57,6 +60,10 @@ typedef struct eb_imb_options {
 
 /* Default memory limit of -mem in GB (IMB_mem_info.h's MAX_MEM_USAGE). */
 #define EB_DEFAULT_MEM_GB 1.0
+/* Quick mode: seconds per row unless -time says otherwise, loops at least. */
+#define EB_QUICK_BUDGET 0.5
+#define EB_QUICK_MIN_LOOPS 5
+#define EB_QUICK_CUT 0.1
 
 void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f);
 void eb_imb_options_free(eb_imb_options *o);

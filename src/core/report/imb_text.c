@@ -7,7 +7,7 @@
 
 #define COL_W 13
 
-enum { COL_GROUP = -1, COL_DEFECTS = -2, COL_REP_MIN = -3, COL_REP_MAX = -4, COL_SPREAD = -5, COL_VALID = -6 };
+enum { COL_GROUP = -1, COL_DEFECTS = -2, COL_REP_MIN = -3, COL_REP_MAX = -4, COL_SPREAD = -5, COL_VALID = -6, COL_LOOPS = -7, COL_REL_ERR = -8 };
 
 int eb_imb_columns(const eb_bench *b, int multi, int check, int repeat, eb_column *cols, int max)
 {
@@ -36,6 +36,13 @@ int eb_imb_columns(const eb_bench *b, int multi, int check, int repeat, eb_colum
         ADD(COL_DEFECTS, "defects");
     if (repeat < 0 && b->cls != EB_SINGLE_TRANSFER && !b->measure)
         ADD(COL_VALID, "valid");
+    if (repeat == 0) { /* quick mode */
+        ADD(COL_LOOPS, "loops");
+        ADD(COL_REP_MIN, "loop_min");
+        ADD(COL_REP_MAX, "loop_max");
+        ADD(COL_SPREAD, "spread");
+        ADD(COL_REL_ERR, "rel_err[%]");
+    }
     if (repeat > 1) {
         ADD(COL_REP_MIN, "loop_min");
         ADD(COL_REP_MAX, "loop_max");
@@ -79,6 +86,11 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     if (o->repeat > 1)
         printf("# -repeat %d: every row is timed %d times; t columns are medians over the\n"
                "# loops; loop_min/loop_max [usec] and spread (max/min) are over the loops' t_max\n", o->repeat, o->repeat);
+    if (o->quick)
+        printf("# quick mode: timed loops repeat until the standard error of the kept loop\n"
+               "# times (t_max; %g%% cut at each end) is below %g%% of their mean, at least %d\n"
+               "# loops, at most %g s per row; t columns are medians over the loops\n",
+               100.0 * EB_QUICK_CUT, 100.0 * o->epsilon, EB_QUICK_MIN_LOOPS, o->iter.secs);
     if (o->sync_window)
         printf("# -sync window: repetitions start at agreed global times (clock offsets\n"
                "# measured); t columns are over the valid repetitions of each repetition's\n"
@@ -112,7 +124,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
 static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
 {
     eb_column cols[EB_MAX_EXTRA + 10];
-    return eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
+    return eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
 }
 
 void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
@@ -157,7 +169,7 @@ void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_option
 void eb_imb_print_table_head(const eb_bench *b, const eb_imb_options *o, int multi)
 {
     eb_column cols[EB_MAX_EXTRA + 10];
-    eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
+    eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
     for (eb_column *c = cols; c->header; c++)
         printf("%*s", COL_W, c->header);
     printf("\n");
@@ -175,7 +187,7 @@ static void print_num(double v)
 void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
 {
     eb_column cols[EB_MAX_EXTRA + 10];
-    eb_imb_columns(row->bench, multi, o->check, o->sync_window ? -1 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
+    eb_imb_columns(row->bench, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
     for (eb_column *c = cols; c->header; c++) {
         switch (c->id) {
         case COL_GROUP: printf("%*d", COL_W, row->group); break;
@@ -184,6 +196,8 @@ void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
         case COL_REP_MAX: print_num(row->rep_max); break;
         case COL_SPREAD: print_num(row->spread); break;
         case COL_VALID: print_num(row->valid_fraction); break;
+        case COL_LOOPS: printf("%*d", COL_W, row->loops); break;
+        case COL_REL_ERR: print_num(100.0 * row->quick_rel_error); break;
         case EB_COL_BYTES: printf("%*zu", COL_W, row->bytes); break;
         case EB_COL_REPS: printf("%*ld", COL_W, row->reps); break;
         case EB_COL_T: print_num(row->t_max); break;

@@ -11,7 +11,8 @@
 /* The columns of a row of bench b, as printed (terminated by header NULL).
  * -multi 1 adds a leading group column, check a defects column, -repeat > 1
  * the loops' loop_min / loop_max / spread; repeat < 0 means -sync window,
- * which adds a `valid` column. */
+ * which adds a `valid` column; repeat == 0 means quick mode (loops, loop_min,
+ * loop_max, spread, rel_err[%]). */
 int eb_imb_columns(const eb_bench *b, int multi, int check, int repeat, eb_column *cols, int max);
 
 void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,

@@ -123,6 +123,10 @@ void eb_jsonl_result(const eb_row *row, const char *component)
         eb_json_int(&j, "invalid_repetitions", row->invalid_reps);
         eb_json_num(&j, "window_us", row->window_us);
     }
+    if (row->quick) {
+        eb_json_num(&j, "rel_std_error", row->quick_rel_error);
+        eb_json_bool(&j, "converged", row->quick_converged);
+    }
     if (row->loops > 1) {
         eb_json_int(&j, "loops", row->loops);
         eb_json_array(&j, "loop_t_max_us");
