@@ -104,7 +104,7 @@ int eb_hosts(eb_json *j)
     return local;
 }
 
-void eb_warn_oversubscription(void)
+int eb_warn_oversubscription(void)
 {
     int local = eb_hosts(NULL), worst;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -114,4 +114,5 @@ void eb_warn_oversubscription(void)
         eb_warn("%d ranks share a node with %ld cores: ranks are time-sliced, so timings include "
                 "waiting for a core and vary from run to run. Run at most %ld ranks per node for "
                 "numbers to publish.", worst, cores, cores);
+    return worst;
 }

@@ -33,7 +33,8 @@ double eb_node_memory_bytes(void);
 int eb_hosts(eb_json *j);
 
 /* Collective: warn (rank 0) when more ranks share a node than it has cores,
- * since time-slicing then shows up in every timing. */
-void eb_warn_oversubscription(void);
+ * since time-slicing then shows up in every timing.  Returns the largest
+ * number of ranks on such a node (all ranks), 0 when none is oversubscribed. */
+int eb_warn_oversubscription(void);
 
 #endif
