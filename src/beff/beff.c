@@ -135,12 +135,12 @@ static void build_patterns(beff_run *r)
     r->nring = BEFF_NRINGS;
     beff_rng g;
     beff_rng_seed(&g, r->opt.seed);
-    int *perm = eb_malloc((size_t)P * sizeof *perm);
+    r->random_order = eb_malloc((size_t)r->opt.nrandom * P * sizeof *r->random_order);
     for (int k = 0; k < r->opt.nrandom; k++) {
+        int *perm = r->random_order + (size_t)k * P;
         beff_permutation(&g, P, perm);
         beff_make_random_pattern(&r->pat[n++], P, perm);
     }
-    free(perm);
     r->nrandom = r->opt.nrandom;
     beff_make_worst_cycle(&r->pat[n++], P);
     n += beff_make_bisection(&r->pat[n], P, 0);
@@ -684,6 +684,7 @@ static int beff_main(const eb_component *self, int argc, char **argv)
         beff_pattern_free(&r.pat[p]);
     free(r.pat);
     free(r.messages);
+    free(r.random_order);
     free(r.b);
     free(r.tmin);
     free(r.tmax);

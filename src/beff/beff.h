@@ -51,6 +51,7 @@ typedef struct {
     int npat, nring, nrandom; /* rings 0..nring-1, random next, analysis after */
     beff_pattern *pat;
     long *messages;           /* per pattern, all processes, per iteration */
+    int *random_order;        /* [k * P + i]: i-th rank around random ring k */
     int pingpong;             /* index of the ping-pong pair, -1 if none */
     int dims2[3], dims3[3], q2, q3;
     double *b;                /* accumulated MB/s (1e6 B/s); NaN: not measured */

@@ -136,6 +136,14 @@ static void patterns(FILE *f, const beff_run *r)
     }
     fprintf(f, "\n(best method per repetition: the method with the largest average over the "
                "lengths)\n");
+    fprintf(f, "\nRandom patterns, ranks in ring order (seed %llu):\n",
+            (unsigned long long)r->opt.seed);
+    for (int k = 0; k < r->nrandom; k++) {
+        fprintf(f, " p%02d:", r->nring + k);
+        for (int i = 0; i < r->P; i++)
+            fprintf(f, " %d", r->random_order[(size_t)k * r->P + i]);
+        fprintf(f, "\n");
+    }
     fprintf(f, "\nSECTION-PATTERN-END\n\n");
 }
 
