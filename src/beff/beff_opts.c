@@ -27,9 +27,10 @@ void beff_print_help(FILE *f)
             "  -h, --help             this text\n");
 }
 
-/* Splits "--opt=value"; returns the value or argv[i+1] (advancing i). */
+/* The value of "--opt=value" or "--opt value" (advancing i); NULL with the
+ * message in err when it is missing. */
 static const char *opt_value(int argc, char **argv, int *i, const char *name, char *err,
-                             size_t errlen, int *bad)
+                             size_t errlen)
 {
     const char *a = argv[*i];
     size_t n = strlen(name);
@@ -37,7 +38,6 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name, ch
         return a + n + 1;
     if (*i + 1 >= argc) {
         eb_err(err, errlen, "%s: missing value", name);
-        *bad = 1;
         return NULL;
     }
     return argv[++*i];
@@ -78,7 +78,6 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
     o->loop_ms = 2.5;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        int bad = 0;
         long lv;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0) {
             o->help = 1;
@@ -87,20 +86,20 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
         } else if (strcmp(a, "--split-nonblocking") == 0) {
             o->split_nonblocking = 1;
         } else if (is_opt(a, "--mem-per-proc")) {
-            if (!(v = opt_value(argc, argv, &i, "--mem-per-proc", err, errlen, &bad)))
+            if (!(v = opt_value(argc, argv, &i, "--mem-per-proc", err, errlen)))
                 return -1;
             if (parse_long(v, 1, 1L << 40, &lv))
                 return eb_err(err, errlen, "--mem-per-proc: '%s' is not a whole number of MB >= 1",
                               v);
             o->mem_mib = lv;
         } else if (is_opt(a, "--random-patterns")) {
-            if (!(v = opt_value(argc, argv, &i, "--random-patterns", err, errlen, &bad)))
+            if (!(v = opt_value(argc, argv, &i, "--random-patterns", err, errlen)))
                 return -1;
             if (parse_long(v, 1, 100000, &lv))
                 return eb_err(err, errlen, "--random-patterns: '%s' is not a number >= 1", v);
             o->nrandom = (int)lv;
         } else if (is_opt(a, "--seed")) {
-            if (!(v = opt_value(argc, argv, &i, "--seed", err, errlen, &bad)))
+            if (!(v = opt_value(argc, argv, &i, "--seed", err, errlen)))
                 return -1;
             char *end;
             errno = 0;
@@ -110,27 +109,26 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
             o->seed = s;
             o->seed_given = 1;
         } else if (is_opt(a, "--rmax")) {
-            if (!(v = opt_value(argc, argv, &i, "--rmax", err, errlen, &bad)))
+            if (!(v = opt_value(argc, argv, &i, "--rmax", err, errlen)))
                 return -1;
             if (parse_double(v, &o->rmax_gflops))
                 return eb_err(err, errlen, "--rmax: '%s' is not a positive number of GFLOPS", v);
         } else if (is_opt(a, "--loop-ms")) {
-            if (!(v = opt_value(argc, argv, &i, "--loop-ms", err, errlen, &bad)))
+            if (!(v = opt_value(argc, argv, &i, "--loop-ms", err, errlen)))
                 return -1;
             if (parse_double(v, &o->loop_ms))
                 return eb_err(err, errlen, "--loop-ms: '%s' is not a positive number", v);
         } else if (is_opt(a, "--json")) {
-            if (!(v = opt_value(argc, argv, &i, "--json", err, errlen, &bad)))
+            if (!(v = opt_value(argc, argv, &i, "--json", err, errlen)))
                 return -1;
             o->json_path = v;
         } else if (is_opt(a, "--protocol")) {
-            if (!(v = opt_value(argc, argv, &i, "--protocol", err, errlen, &bad)))
+            if (!(v = opt_value(argc, argv, &i, "--protocol", err, errlen)))
                 return -1;
             o->protocol_path = v;
         } else {
             return eb_err(err, errlen, "%s: unknown option (see b_eff -h)", a);
         }
-        (void)bad;
     }
     return 0;
 }

@@ -53,9 +53,9 @@ static void head(FILE *f, const beff_run *r)
     fprintf(f, "Used message lengths:\nmsglng=");
     for (int l = 0; l < BEFF_NLEN; l++)
         fprintf(f, " %ld", r->len[l]);
-    fprintf(f, "\nUsed methods: ");
+    fprintf(f, "\nUsed methods:");
     for (int m = 0; m < r->nmeth; m++)
-        fprintf(f, " %d=%s ", m, beff_method_short[m]);
+        fprintf(f, "  %d=%s", m, beff_method_short[m]);
     fprintf(f, "\nUsed patterns: ");
     for (int p = 0; p < r->npat; p++) {
         if (p > 0 && p % 4 == 0)

@@ -40,6 +40,22 @@ ANALYSIS = {
 MESSAGES_4 = [8, 4, 4, 2, 8, 8, 4, 4, 8, 4, 4, 8]
 
 
+# The original's table headers (samples/beff/b_eff_np4.sum and .short), verbatim.
+SUMMARY_HEADER = """\
+            | number  |   b_eff   |  Lmax  |   b_eff   |   b_eff   | Latency | Latency | Latency | ping-pong  
+            | of pro  |           |        |  at Lmax  |  at Lmax  | rings & |  rings  |  ping-  | bandwith   
+            | cessors |           |        |  rings &  |   rings   | random  |  only   |  pong   |            
+            |         |           |        |  random   |   only    | micro-  | micro-  | micro-  |            
+            |         |  MByte/s  |        |  MByte/s  |  MByte/s  |  sec    |  sec    |  sec    |  MByte/s   
+--------------------------------------------------------------------------------------------------------------
+"""
+PATTERN_HEADER = """\
+Pattern parameters: sendrecv  total number  messages/  messages/  unused  best method
+                       calls   of messages  used node  node&call   nodes  per repetition
+---- ----------------- -----  ------------  ---------  ---------  ------  --------------
+"""
+
+
 def logavg(v):
     return math.exp(sum(math.log(x) for x in v) / len(v))
 
@@ -85,7 +101,7 @@ def test_beff_run(np_, tmp_path):
     names, ends = sections_in_order(r.stdout)
     assert names == SECTIONS and ends == SECTIONS
     assert "msglng= " + " ".join(map(str, LENGTHS_4MB)) + "\n" in r.stdout
-    assert "Used methods:  0=Sndrcv  1=Alltoal  2=non-blk \n" in r.stdout
+    assert "Used methods:  0=Sndrcv  1=Alltoal  2=non-blk\n" in r.stdout
 
     recs = read_jsonl(js)
     assert recs[0]["type"] == "run" and recs[-1]["type"] == "end"
@@ -140,6 +156,18 @@ def test_beff_run(np_, tmp_path):
     assert f"The effective bandwidth is b_eff = {s['b_eff_mb_per_s']:10.3f} MByte/s on {np_} processes" in r.stdout
     row = re.search(r"^accumulated \|\s+(\d+)\s+(\d+)", r.stdout, re.M)
     assert int(row.group(1)) == np_ and int(row.group(2)) == round(beff)
+    assert SUMMARY_HEADER in r.stdout and PATTERN_HEADER in r.stdout
+    # per pattern in the official path: per-process average and accumulated value
+    for p, name in enumerate(want_names):
+        rows = [x for x in results if x["pattern"] == p]
+        best = [max(x["b_mb_per_s"] for x in rows if x["length_index"] == l) for l in range(21)]
+        avg = sum(best) / 21
+        sec = r.stdout.split("SECTION-BY-PATTERN-MSGLNG-BEGIN")[1]
+        line = re.search(rf"^ p{p:02d} {re.escape(name)} +:\( *[\d.]+\)((?: +[\d.]+){{6}}) -> +([\d.]+) -> +([\d.]+) MByte/s$",
+                         sec, re.M)
+        assert line, name
+        assert float(line.group(2)) == pytest.approx(avg / np_, abs=0.0006)
+        assert float(line.group(3)) == pytest.approx(avg, abs=0.0006)
 
 
 def test_beff_messages_and_rings_at_4(tmp_path):
@@ -177,7 +205,7 @@ def test_beff_split_nonblocking_and_rmax(tmp_path):
     r = run(3, "b_eff", *QUICK, "--split-nonblocking", "-check", "--rmax", "2.5", "--json", js,
             timeout=240)
     assert r.returncode == 0, r
-    assert "Used methods:  0=Sndrcv  1=Alltoal  2=non-blk  3=Irc+Snd  4=Isd+Rcv \n" in r.stdout
+    assert "Used methods:  0=Sndrcv  1=Alltoal  2=non-blk  3=Irc+Snd  4=Isd+Rcv\n" in r.stdout
     recs = read_jsonl(js)
     results = [x for x in recs if x["type"] == "result"]
     assert {x["method"] for x in results} == {"sendrecv", "alltoallv", "nonblocking",
