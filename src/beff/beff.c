@@ -66,7 +66,6 @@ static void build_rank_plan(rank_plan *rp, const beff_pattern *pt, int me, comm_
 {
     memset(rp, 0, sizeof *rp);
     rp->comm = active_comm(pt->active, cc);
-    (void)me;
     rp->active_n = pt->active;
     rp->nsteps = pt->nsteps;
     for (int s = 0; s < BEFF_MAX_STEPS; s++) {

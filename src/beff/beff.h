@@ -69,6 +69,11 @@ static inline size_t beff_idx(const beff_run *r, int p, int l, int m, int rep)
     return (((size_t)p * BEFF_NLEN + (size_t)l) * (size_t)r->nmeth + (size_t)m) * BEFF_REPS + (size_t)rep;
 }
 
+/* The loop length after a loop of n iterations that took t_loop seconds
+ * (the slowest process): kept inside [loop_ms, 2 loop_ms], else scaled to
+ * 1.5 loop_ms, at least 1. */
+long beff_next_looplength(long n, double t_loop, double loop_ms);
+
 /* Derived figures (beff_analysis.c); values are accumulated MB/s. */
 typedef struct {
     double b_eff, b_rings, b_random;

@@ -11,7 +11,5 @@
  * with "<option>: <problem>" in err.  mem_mib = 0 means "detect". */
 int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t errlen);
 void beff_print_help(FILE *f);
-/* The loop length after a loop of n iterations that took t_loop seconds. */
-long beff_next_looplength(long n, double t_loop, double loop_ms);
 
 #endif

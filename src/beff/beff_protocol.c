@@ -427,7 +427,7 @@ static void beff_section(FILE *f, const beff_run *r, const beff_summary *s)
     fprintf(f, "                               ( = %10.3f MByte/s  * %d processes)\n",
             s->b_eff / P, P);
     fprintf(f, "Latency: %8.3f microsec\n\n", s->latency_us);
-    fprintf(f, "Lmax: %7.1f MB\n", lmax_mb);
+    fprintf(f, "Lmax: %9.3f MB\n", lmax_mb);
     fprintf(f, "b_eff at Lmax: %10.3f MByte/s on %d processes\n", s->lmax_all, P);
     fprintf(f, "           ( : %10.3f MByte/s * %d processes)\n\n", s->lmax_all / P, P);
     fprintf(f, "b_eff at Lmax (ring pattern): %11.3f MByte/s on %d processes\n", s->lmax_rings, P);
@@ -439,7 +439,7 @@ static void beff_section(FILE *f, const beff_run *r, const beff_summary *s)
         fprintf(f, "Ping-pong bandwidth at Lmax:         - (needs 2 processes)\n");
     } else {
         fprintf(f, "Ping-pong latency:          %10.3f microsec\n", s->pingpong_latency_us);
-        fprintf(f, "Ping-pong bandwidth at Lmax: %10.3f MByte/s at Lmax= %6.1f MB\n",
+        fprintf(f, "Ping-pong bandwidth at Lmax: %10.3f MByte/s at Lmax= %6.3f MB\n",
                 s->pingpong_bw, lmax_mb);
     }
     if (r->opt.rmax_gflops > 0)
@@ -464,8 +464,11 @@ static void beff_section(FILE *f, const beff_run *r, const beff_summary *s)
     char ppl[32], ppb[32];
     fmt_or_dash(ppl, sizeof ppl, "%8.3f", s->pingpong_latency_us, 8);
     fmt_or_dash(ppb, sizeof ppb, "%8.0f", s->pingpong_bw, 8);
-    fprintf(f, "accumulated |%7d      %7.0f  %4.1f MB    %7.0f      %7.0f  %8.3f  %8.3f  %s     %s                    \n",
-            P, s->b_eff, lmax_mb, s->lmax_all, s->lmax_rings, s->latency_us,
+    /* L_max in the 4 characters of the original's "%4d MB" */
+    char lm[16];
+    snprintf(lm, sizeof lm, lmax_mb >= 10 ? "%4.0f" : lmax_mb >= 1 ? "%4.1f" : "%4.2f", lmax_mb);
+    fprintf(f, "accumulated |%7d      %7.0f  %s MB    %7.0f      %7.0f  %8.3f  %8.3f  %s     %s                    \n",
+            P, s->b_eff, lm, s->lmax_all, s->lmax_rings, s->latency_us,
             s->latency_rings_us, ppl, ppb);
     fprintf(f, "            |                                                                                                 \n");
     fprintf(f, "per process |             %7.0f            %7.0f      %7.0f                                                      \n",
