@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from effb import read_jsonl, run
+from effb import MPI, read_jsonl, run
 
 QUICK = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05"]
 
@@ -56,6 +56,13 @@ Pattern parameters: sendrecv  total number  messages/  messages/  unused  best m
 """
 
 
+def needs_cores(np_):
+    """MPICH busy-polls: oversubscribed, every message waits for a time slice
+    and b_eff's 300-iteration first loops take many minutes (Open MPI yields)."""
+    if MPI == "mpich" and np_ > (os.cpu_count() or 1):
+        pytest.skip(f"MPICH with {np_} processes on {os.cpu_count()} cores busy-polls")
+
+
 def logavg(v):
     return math.exp(sum(math.log(x) for x in v) / len(v))
 
@@ -85,6 +92,7 @@ def sections_in_order(text):
 
 @pytest.mark.parametrize("np_", [1, 2, 3, 4])
 def test_beff_run(np_, tmp_path):
+    needs_cores(np_)
     js = tmp_path / "b.jsonl"
     prot = tmp_path / "b.prot"
     r = run(np_, "b_eff", *QUICK, "-check", "--seed", "7", "--json", js, "--protocol", prot,
@@ -171,6 +179,7 @@ def test_beff_run(np_, tmp_path):
 
 
 def test_beff_messages_and_rings_at_4(tmp_path):
+    needs_cores(4)
     js = tmp_path / "b.jsonl"
     r = run(4, "b_eff", *QUICK, "--json", js, timeout=240)
     assert r.returncode == 0, r
@@ -188,13 +197,15 @@ def test_beff_messages_and_rings_at_4(tmp_path):
 
 
 def test_beff_seed_repeats_random_patterns(tmp_path):
+    needs_cores(3)
+
     def orders(seed):
         r = run(3, "b_eff", *QUICK, "--seed", seed, timeout=240)
         assert r.returncode == 0, r
         block = r.stdout.split("Random patterns, ranks in ring order")[1].split("\n\n")[0]
         return re.findall(r"^ p\d\d:((?: \d+)+)$", block, re.M)
     a, b, c = orders("11"), orders("11"), orders("12")
-    assert len(a) == 2 and a == b
+    assert len(a) == 2 and a == b and a != c
     for o in a + c:
         assert sorted(map(int, o.split())) == [0, 1, 2]
     assert "seed = 11 " in run(1, "b_eff", *QUICK, "--seed", "11").stdout
@@ -202,6 +213,7 @@ def test_beff_seed_repeats_random_patterns(tmp_path):
 
 def test_beff_split_nonblocking_and_rmax(tmp_path):
     js = tmp_path / "b.jsonl"
+    needs_cores(3)
     r = run(3, "b_eff", *QUICK, "--split-nonblocking", "-check", "--rmax", "2.5", "--json", js,
             timeout=240)
     assert r.returncode == 0, r
