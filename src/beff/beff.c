@@ -312,8 +312,10 @@ static long checked_pass(const rank_plan *rp, int m, long L, size_t L8, cycle_bu
  * message from rank x is eb_pattern_byte(x, k). */
 static void fill_send(cycle_bufs *cb, int rank, size_t L8)
 {
-    for (size_t o = 0; o < cb->cap; o += L8)
-        eb_fill_pattern(cb->sbuf + o, cb->cap - o < L8 ? cb->cap - o : L8, rank, 0);
+    size_t first = cb->cap < L8 ? cb->cap : L8;
+    eb_fill_pattern(cb->sbuf, first, rank, 0);
+    for (size_t o = first; o < cb->cap; o += L8) /* copies: cheaper than recomputing */
+        memcpy(cb->sbuf + o, cb->sbuf, cb->cap - o < L8 ? cb->cap - o : L8);
 }
 
 /* The loop length: 300 for the first loop, then scaled from the previous
