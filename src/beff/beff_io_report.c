@@ -72,7 +72,8 @@ void bio_print_type(const bio_run *r, const bio_part *pt, int a, int t)
             barrier = 0;
         printf("n=%-3d a=%d type=%d p=%2d Tp=%5.2f l=%8lld L=%8lld %-16.16s r=%5lld S=%8.3f MB "
                "t=%5.2f = %5.3f+%6.3f+%5.3f+%5.3f  b=%3d bw=%8.3f MB/s\n",
-               pt->n, a, t, global_pattern(r, t, p), q->sched_s, q->l, q->L, tr->file, q->reps,
+               pt->n, a, t, global_pattern(r, t, p), q->sched_s, q->l, q->L,
+               tr->file + strlen(r->prefix) + 1, q->reps,
                mb(q->bytes), q->t, q->t_io, q->t_check, barrier, q->t_sync, q->batches,
                q->t > 0 ? mb(q->bytes) / q->t : 0.0);
     }
@@ -97,7 +98,7 @@ void bio_print_method(const bio_run *r, const bio_part *pt, int a)
         bw[ty] = pt->res[a][ty].bw;
     }
     double value = (a == BIO_REWRITE && r->rewrite0) ? bw[0] : bio_method_value(bw);
-    printf(" total access method: S=%.3f MB  t=%.2f (Tn=%.0fsec) bw=%9.3f MB/s, b_eff_io_%s=%9.3f MB/s\n",
+    printf(" total access method: S=%.3f MB  t=%.2f (Tn=%gsec) bw=%9.3f MB/s, b_eff_io_%s=%9.3f MB/s\n",
            mb(bytes), t, t_partition(r), t > 0 ? mb(bytes) / t : 0.0, bio_access_names[a], value);
     fflush(stdout);
 }
