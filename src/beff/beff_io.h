@@ -75,6 +75,8 @@ void bio_print_method(const bio_run *r, const bio_part *pt, int a);
 void bio_print_summary(const bio_run *r);
 void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t);
 void bio_json_summary(const bio_run *r);
+/* Seconds from open to close of all pattern types run (slowest process). */
+double bio_measured_seconds(const bio_run *r);
 /* Validity of the run: 1 if valid; reasons appended to buf when not. */
 int bio_valid(const bio_run *r, char *buf, size_t len);
 #define BIO_VALID_MINUTES 15.0
