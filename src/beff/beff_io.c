@@ -427,7 +427,7 @@ static void run_pattern(type_ctx *c, int p, bio_pat_res *pr)
             done += batch;
             double el = tc - t0;
             MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, c->comm);
-            batch = bio_next_batch(done, el, pr->sched_s);
+            batch = bio_next_batch(done, el, pr->sched_s, batch, tc - tb);
             t_check += MPI_Wtime() - tc;
             pr->batches++;
         }
@@ -438,15 +438,15 @@ static void run_pattern(type_ctx *c, int p, bio_pat_res *pr)
             io_call(c, l, L, i);
         t_io = MPI_Wtime() - tb;
     }
-    double ts = MPI_Wtime();
-    if (c->a != BIO_READ) {
+    if (c->a != BIO_READ) { /* writes end with MPI_File_sync between barriers */
         MPI_Barrier(c->comm);
+        double ts = MPI_Wtime();
         if (MPI_File_sync(c->fh) != MPI_SUCCESS)
             c->errors++;
+        t_sync = MPI_Wtime() - ts;
     }
     MPI_Barrier(c->comm);
     double t1 = MPI_Wtime();
-    t_sync = c->a != BIO_READ ? t1 - ts : 0;
     pr->t = t1 - t0;
     pr->t_io = t_io;
     pr->t_check = t_check;

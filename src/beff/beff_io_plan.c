@@ -149,11 +149,14 @@ double bio_pattern_seconds(double T_partition, int U)
     return T_partition / 3.0 * U / 64.0;
 }
 
-long long bio_next_batch(long long done, double elapsed, double target)
+long long bio_next_batch(long long done, double elapsed, double target, long long last,
+                         double last_s)
 {
     if (elapsed >= target || done <= 0)
         return 0;
-    double per_call = elapsed / (double)done;
+    /* The latest batch predicts best: the first call of a pattern often pays
+     * for extending the file or filling the cache and would skew an average. */
+    double per_call = last > 0 && last_s > 0 ? last_s / (double)last : elapsed / (double)done;
     double fit = per_call > 0 ? (target - elapsed) / per_call : (double)done;
     long long predicted = (long long)floor(fit + 0.5);
     if (predicted < 1)

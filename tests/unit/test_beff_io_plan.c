@@ -97,26 +97,32 @@ static void test_schedule(void)
     CHECK(fabs(bio_pattern_seconds(900, 4) - 900.0 / 3 * 4 / 64) < 1e-12);
     CHECK(bio_pattern_seconds(900, 0) == 0);
     /* the series doubles while far from the target ... */
-    CHECK_EQ_LONG(bio_next_batch(1, 0.001, 1.0), 1);
-    CHECK_EQ_LONG(bio_next_batch(2, 0.002, 1.0), 2);
-    CHECK_EQ_LONG(bio_next_batch(64, 0.064, 1.0), 64);
-    /* ... then takes what is predicted to fit, rounded to nearest */
-    CHECK_EQ_LONG(bio_next_batch(512, 0.512, 1.0), 488);
-    CHECK_EQ_LONG(bio_next_batch(1000, 0.9996, 1.0), 0);
-    CHECK_EQ_LONG(bio_next_batch(1000, 0.9994, 1.0), 1);
-    CHECK_EQ_LONG(bio_next_batch(3, 1.5, 1.0), 0);
-    CHECK_EQ_LONG(bio_next_batch(1, 0.0, 1.0), 1); /* a clock too coarse: keep doubling */
-    /* the number of checks is logarithmic in the repeat factor */
-    long long done = 0, batch = 1;
+    CHECK_EQ_LONG(bio_next_batch(1, 0.001, 1.0, 1, 0.001), 1);
+    CHECK_EQ_LONG(bio_next_batch(2, 0.002, 1.0, 1, 0.001), 2);
+    CHECK_EQ_LONG(bio_next_batch(64, 0.064, 1.0, 32, 0.032), 64);
+    /* ... then takes what is predicted to fit at the last batch's rate */
+    CHECK_EQ_LONG(bio_next_batch(512, 0.512, 1.0, 256, 0.256), 488);
+    CHECK_EQ_LONG(bio_next_batch(512, 0.512, 1.0, 256, 0.128), 512);  /* calls got faster */
+    CHECK_EQ_LONG(bio_next_batch(512, 0.512, 1.0, 256, 0.512), 244);  /* calls got slower */
+    CHECK_EQ_LONG(bio_next_batch(1000, 0.9996, 1.0, 500, 0.5), 0);    /* rounded to nearest */
+    CHECK_EQ_LONG(bio_next_batch(1000, 0.9994, 1.0, 500, 0.5), 1);
+    CHECK_EQ_LONG(bio_next_batch(3, 1.5, 1.0, 2, 1.0), 0);
+    CHECK_EQ_LONG(bio_next_batch(1, 0.0, 1.0, 1, 0.0), 1); /* a clock too coarse: keep doubling */
+    /* the number of checks is logarithmic in the repeat factor, even when the
+     * first call costs half the scheduled time */
+    long long done = 0, batch = 1, last = 0;
     int checks = 0;
-    double per_call = 1e-5, target = 1.0;
+    double per_call = 1e-5, target = 1.0, el = 0;
     while (batch > 0) {
+        double bt = batch * per_call + (done == 0 ? 0.5 : 0);
         done += batch;
+        el += bt;
+        last = batch;
         checks++;
-        batch = bio_next_batch(done, done * per_call, target);
+        batch = bio_next_batch(done, el, target, last, bt);
     }
-    CHECK_EQ_LONG(done, 100000);
-    CHECK(checks <= 18);
+    CHECK_EQ_LONG(done, 50000);
+    CHECK(checks <= 20);
 }
 
 static void test_segment(void)
