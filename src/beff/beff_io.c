@@ -415,7 +415,8 @@ static void run_pattern(type_ctx *c, int p, bio_pat_res *pr)
     if (timed) {
         /* The geometric series of repeat factors (the paper's proposal):
          * batches of 1, 1, 2, 4, ... calls, the next capped by the calls
-         * predicted to fit; one MPI_Allreduce of the elapsed time after each
+         * predicted to fit; one MPI_Allreduce of the elapsed time (and of the
+         * latest batch's time) after each
          * batch gives every process the same decision. */
         long long done = 0, batch = 1;
         while (batch > 0) {
@@ -425,9 +426,11 @@ static void run_pattern(type_ctx *c, int p, bio_pat_res *pr)
             double tc = MPI_Wtime();
             t_io += tc - tb;
             done += batch;
-            double el = tc - t0;
-            MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, c->comm);
-            batch = bio_next_batch(done, el, pr->sched_s, batch, tc - tb);
+            /* Both inputs of the decision are maxima over the partition, so
+             * every process computes the same next batch. */
+            double el[2] = {tc - t0, tc - tb};
+            MPI_Allreduce(MPI_IN_PLACE, el, 2, MPI_DOUBLE, MPI_MAX, c->comm);
+            batch = bio_next_batch(done, el[0], pr->sched_s, batch, el[1]);
             t_check += MPI_Wtime() - tc;
             pr->batches++;
         }
