@@ -35,6 +35,15 @@ for p in s["partitions"]:
 print(f"program: {s['elapsed_s']:.2f} s, of which {s['measured_s']:.2f} s open..close of the "
       f"pattern types: {s['elapsed_s'] - s['measured_s']:.2f} s "
       f"({100 * (s['elapsed_s'] - s['measured_s']) / s['elapsed_s']:.1f} %) outside")
+# the time-driven phase: each partition's write is scheduled T_partition / 3
+tp = s["T_partition_s"]
+for n in [p["procs"] for p in s["partitions"]]:
+    wt = sum(r["t_us"] for r in recs if r["type"] == "result" and r["level"] == "type"
+             and r["procs"] == n and r["access"] == "write") / 1e6
+    ot = {a: sum(r["t_us"] for r in recs if r["type"] == "result" and r["level"] == "type"
+                 and r["procs"] == n and r["access"] == a) / 1e6 for a in ("rewrite", "read")}
+    print(f"  n={n}: write phase {wt:.2f} s for {tp / 3:.2f} s scheduled ({100 * (wt - tp / 3) / (tp / 3):+.1f} %),"
+          f" rewrite {ot['rewrite']:.2f} s, read {ot['read']:.2f} s")
 print(f"wall clock incl. mpiexec start-up: {wall:.2f} s for T = {T:g} s "
       f"({100 * (wall - T) / T:+.1f} % vs T)")
 PY
