@@ -1,6 +1,7 @@
 #!/bin/sh
 # b_eff_io next to dd on the same directory (a performance comparison, not a test).
 #   bench/beff_io/run.sh [DIR] [T] [NP]     defaults: /tmp 60 2
+#   (OUT=dir keeps the protocol and the JSON Lines file there)
 # Prints the b_eff_io value, the time spent outside the pattern types' open..close
 # intervals, and what dd reaches with 1 MiB blocks (write with fsync, then read).
 set -eu
@@ -19,6 +20,7 @@ start=$(date +%s.%N)
 mpiexec.openmpi -n "$NP" "$BUILD/b_eff_io" -T "$T" --mem-per-proc "$MEM" \
     --path "$WORK/files" --json "$WORK/bio.jsonl" > "$WORK/bio.prot"
 end=$(date +%s.%N)
+if [ -n "${OUT:-}" ]; then mkdir -p "$OUT"; cp "$WORK/bio.prot" "$WORK/bio.jsonl" "$OUT/"; fi
 tail -n 1 "$WORK/bio.prot"
 grep "total execution time" "$WORK/bio.prot"
 python3 - "$WORK/bio.jsonl" "$start" "$end" "$T" <<'PY'

@@ -54,9 +54,10 @@ double bio_pattern_seconds(double T_partition, int U);
 /* Next batch of the geometric series of repeat factors: `done` calls took
  * `elapsed` seconds of `target`, the last batch of `last` calls `last_s`.
  * Returns 0 to stop, else the batch size: the series doubles the total done
- * so far, capped by the calls predicted (at the last batch's rate, rounded to
- * nearest) to fit in the remaining time, so the last batch lands near the
- * target instead of overshooting by up to a factor 2. */
+ * so far, capped by half the calls predicted (at the last batch's rate,
+ * rounded to nearest) to fit in the remaining time, all of them when fewer
+ * than 4, so the pattern ends near the target instead of overshooting by up
+ * to a factor 2, and a slow-down costs at most part of the remaining time. */
 long long bio_next_batch(long long done, double elapsed, double target, long long last,
                          double last_s);
 
