@@ -1,0 +1,720 @@
+/* b_eff_io: the effective I/O bandwidth benchmark through MPI-IO (section 5
+ * and 6 of the b_eff/b_eff_io paper, rules in ../shared/beff-spec.md).
+ * Options, the measurement loop and the clean-up; the reporters live in
+ * beff_io_report.c and the pure rules in beff_io_plan.c. */
+#include "beff/beff_io.h"
+
+#include "core/error.h"
+#include "core/registry.h"
+#include "core/report/jsonl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bio_run *the_run; /* for the clean-up exit hook */
+
+static void usage(void)
+{
+    printf("Usage: mpirun -np P effbench beff-io [options]   (or b_eff_io [options])\n\n"
+           "The effective I/O bandwidth b_eff_io through MPI-IO (see docs/beff-io.md).\n\n"
+           "  -T, --time SEC          scheduled time for all partitions together (default 1800)\n"
+           "  --partitions LIST       `auto` (default) or a comma list of process counts\n"
+           "  --path DIR              directory for the benchmark files (default .)\n"
+           "  --hints FILE            MPI_Info hints per pattern type: lines `TYPES KEY VALUE`\n"
+           "  --fs-cache MIB          file-system cache size: warn when an access method\n"
+           "                          moves less than 20 times as much\n"
+           "  --rewrite-type0-only    release 2.0 mode: rewrite only pattern type 0\n"
+           "  --mem-per-proc MIB      memory per process (default: node memory / ranks per node)\n"
+           "  --mem-per-node MIB      memory per node (divided by the ranks per node)\n"
+           "  --check                 write and verify every byte (not for publication)\n"
+           "  --keep                  keep the files\n"
+           "  --json FILE             JSON Lines output\n"
+           "  -h, --help              this text\n");
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc) {
+        char msg[EB_ERRLEN];
+        snprintf(msg, sizeof msg, "%s: missing value", name);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+    return argv[++*i];
+}
+
+static int is_opt(const char *a, const char *name)
+{
+    size_t n = strlen(name);
+    return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+static double parse_number(const char *name, const char *v, double min)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (end == v || *end || errno || !(x >= min)) {
+        char msg[EB_ERRLEN];
+        snprintf(msg, sizeof msg, "%s %s: expected a number >= %g", name, v, min);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+    return x;
+}
+
+static char *read_text_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        eb_err(err, errlen, "--hints %s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *s = eb_malloc(cap);
+    size_t got;
+    while ((got = fread(s + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2)
+            s = realloc(s, cap *= 2);
+        if (!s)
+            eb_abort("out of memory reading %s", path);
+    }
+    s[len] = 0;
+    fclose(f);
+    return s;
+}
+
+static void parse_options(bio_run *r, int argc, char **argv)
+{
+    const char *partitions = "auto";
+    double mem_proc = 0, mem_node = 0;
+    r->T = 1800;
+    r->path = ".";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            int rank;
+            MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+            if (rank == 0)
+                usage();
+            eb_exit_all(EB_EXIT_OK, NULL);
+        } else if (!strcmp(a, "-T") || is_opt(a, "--time")) {
+            r->T = parse_number(a[1] == 'T' ? "-T" : "--time",
+                                opt_value(argc, argv, &i, a[1] == 'T' ? "-T" : "--time"), 0);
+            if (r->T <= 0)
+                eb_exit_all(EB_EXIT_USAGE, "-T: the scheduled time must be positive");
+        } else if (is_opt(a, "--partitions")) {
+            partitions = opt_value(argc, argv, &i, "--partitions");
+        } else if (is_opt(a, "--path")) {
+            r->path = opt_value(argc, argv, &i, "--path");
+        } else if (is_opt(a, "--hints")) {
+            r->hints_path = opt_value(argc, argv, &i, "--hints");
+        } else if (is_opt(a, "--fs-cache")) {
+            r->fs_cache_mib = parse_number("--fs-cache", opt_value(argc, argv, &i, "--fs-cache"), 0);
+        } else if (!strcmp(a, "--rewrite-type0-only")) {
+            r->rewrite0 = 1;
+        } else if (is_opt(a, "--mem-per-proc")) {
+            mem_proc = parse_number("--mem-per-proc", opt_value(argc, argv, &i, "--mem-per-proc"), 1);
+        } else if (is_opt(a, "--mem-per-node")) {
+            mem_node = parse_number("--mem-per-node", opt_value(argc, argv, &i, "--mem-per-node"), 1);
+        } else if (!strcmp(a, "--keep")) {
+            r->keep = 1;
+        } else if (!strcmp(a, "--check")) {
+            r->check = 1;
+        } else if (is_opt(a, "--json")) {
+            r->json_path = opt_value(argc, argv, &i, "--json");
+        } else {
+            char msg[EB_ERRLEN];
+            snprintf(msg, sizeof msg, "unknown option '%s' (see `effbench beff-io --help`)", a);
+            eb_exit_all(EB_EXIT_USAGE, msg);
+        }
+    }
+    if (mem_proc > 0 && mem_node > 0)
+        eb_exit_all(EB_EXIT_USAGE, "--mem-per-proc and --mem-per-node exclude each other");
+    char err[EB_ERRLEN];
+    r->nparts = bio_parse_partitions(partitions, r->P, r->parts, err, sizeof err);
+    if (r->nparts < 0)
+        eb_exit_all(EB_EXIT_USAGE, err);
+
+    /* Memory per process: the smallest over all ranks, so all agree on M_PART. */
+    int per_node = eb_hosts(NULL);
+    double m;
+    if (mem_proc > 0)
+        m = mem_proc;
+    else if (mem_node > 0)
+        m = mem_node / per_node;
+    else {
+        m = eb_node_memory_bytes() / (double)BIO_MIB / per_node;
+        r->mem_detected = 1;
+        if (m < 1)
+            m = 1;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &m, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    r->mem_mib = (long long)m;
+    r->mpart = bio_mpart((double)r->mem_mib * BIO_MIB);
+    bio_pattern_table(r->mpart, r->tab);
+
+    if (r->hints_path) {
+        char *text = read_text_file(r->hints_path, err, sizeof err);
+        if (!text)
+            eb_exit_all(EB_EXIT_USAGE, err);
+        r->nhints = bio_parse_hints(text, r->hints_path, r->hints, err, sizeof err);
+        free(text);
+        if (r->nhints < 0)
+            eb_exit_all(EB_EXIT_USAGE, err);
+    }
+}
+
+/* Every rank creates a file in --path (type 2 writes one file per process),
+ * so an unusable directory is a clear user error instead of failed opens. */
+static void probe_path(bio_run *r)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char probe[4096], err[EB_ERRLEN];
+    const char *msg = NULL;
+    struct stat st;
+    if (stat(r->path, &st) != 0) {
+        snprintf(err, sizeof err, "--path %s: cannot use: %s", r->path, strerror(errno));
+        msg = err;
+    } else if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, sizeof err, "--path %s: not a directory", r->path);
+        msg = err;
+    } else {
+        snprintf(probe, sizeof probe, "%s/.%s_probe.%d", r->path, r->prefix, rank);
+        int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd < 0) {
+            snprintf(err, sizeof err, "--path %s: cannot create files: %s", r->path,
+                     strerror(errno));
+            msg = err;
+        } else {
+            close(fd);
+            unlink(probe);
+        }
+    }
+    char all[EB_ERRLEN];
+    if (eb_any_error(msg, all, sizeof all))
+        eb_exit_all(EB_EXIT_USAGE, all);
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+/* The file of pattern type `type` on partition n (type 2: of partition rank k). */
+static void leaf_name(const bio_run *r, int n, int type, int k, char *out, size_t len)
+{
+    if (type == 2)
+        snprintf(out, len, "%s_n%03d_t2.%03d", r->prefix, n, k);
+    else
+        snprintf(out, len, "%s_n%03d_t%d", r->prefix, n, type);
+}
+
+static void file_name(const bio_run *r, int n, int type, int k, char *out, size_t len)
+{
+    char leaf[80];
+    leaf_name(r, n, type, k, leaf, sizeof leaf);
+    snprintf(out, len, "%s/%s", r->path, leaf);
+}
+
+static void remove_files(void)
+{
+    bio_run *r = the_run;
+    if (!r || r->keep)
+        return;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char name[4200];
+    for (int i = 0; i < r->nparts; i++) {
+        int n = r->parts[i];
+        if (rank >= n)
+            continue;
+        for (int t = 0; t < BIO_NTYPES; t++) {
+            if (t != 2 && rank != 0)
+                continue;
+            file_name(r, n, t, rank, name, sizeof name);
+            unlink(name);
+        }
+    }
+}
+
+static void cleanup_hook(int status, const char *msg)
+{
+    (void)status;
+    (void)msg;
+    remove_files();
+}
+
+/* ---- one pattern ---------------------------------------------------------- */
+
+typedef struct {
+    bio_run *r;
+    bio_part *pt;
+    int a, t, k, n;
+    MPI_File fh;
+    MPI_Comm comm;      /* the partition */
+    MPI_Info info;
+    char *buf;
+    long long base;     /* bytes of the file (types 0/1) or segment/own file (2-4) so far */
+    long long errors;
+    unsigned long long tag;
+} type_ctx;
+
+/* File byte offset of chunk j (of l bytes) of call i of this process. */
+static long long chunk_offset(const type_ctx *c, long long l, long long L, long long i, long long j)
+{
+    switch (c->t) {
+    case 0:
+        return c->base + ((i * (L / l) + j) * c->n + c->k) * l;
+    case 1:
+        return c->base + (i * c->n + c->k) * l;
+    case 2:
+        return c->base + i * l;
+    default:
+        return (long long)c->k * c->pt->lseg + c->base + i * l;
+    }
+}
+
+/* Writes carry off/8 + tag in every 8-byte word; without --check only the
+ * first and last word of each chunk are stamped per call (cheap enough not to
+ * disturb the timing) and only those are verified on reading. */
+static void fill_call(type_ctx *c, long long l, long long L, long long i)
+{
+    uint64_t *w = (uint64_t *)c->buf;
+    long long wl = l / 8;
+    for (long long j = 0; j < L / l; j++) {
+        uint64_t first = (uint64_t)chunk_offset(c, l, L, i, j) / 8 + c->tag;
+        uint64_t *chunk = w + j * wl;
+        if (c->r->check) {
+            for (long long x = 0; x < wl; x++)
+                chunk[x] = first + (uint64_t)x;
+        } else {
+            chunk[0] = first;
+            chunk[wl - 1] = first + (uint64_t)(wl - 1);
+        }
+    }
+}
+
+static void poison_call(type_ctx *c, long long l, long long L)
+{
+    if (c->r->check) {
+        memset(c->buf, 0xff, (size_t)L);
+        return;
+    }
+    uint64_t *w = (uint64_t *)c->buf;
+    for (long long j = 0; j < L / l; j++) {
+        w[j * (l / 8)] = ~(uint64_t)0;
+        w[j * (l / 8) + l / 8 - 1] = ~(uint64_t)0;
+    }
+}
+
+static long long verify_call(type_ctx *c, long long l, long long L, long long i)
+{
+    const uint64_t *w = (const uint64_t *)c->buf;
+    long long wl = l / 8, bad = 0;
+    for (long long j = 0; j < L / l; j++) {
+        uint64_t first = (uint64_t)chunk_offset(c, l, L, i, j) / 8 + c->tag;
+        const uint64_t *chunk = w + j * wl;
+        if (c->r->check) {
+            for (long long x = 0; x < wl; x++)
+                bad += chunk[x] != first + (uint64_t)x;
+        } else {
+            bad += chunk[0] != first;
+            bad += chunk[wl - 1] != first + (uint64_t)(wl - 1);
+        }
+    }
+    return bad;
+}
+
+static void io_call(type_ctx *c, long long l, long long L, long long i)
+{
+    int count = (int)(L / 8), rc, got = -1;
+    MPI_Status st;
+    int write = c->a != BIO_READ;
+    if (write)
+        fill_call(c, l, L, i);
+    else
+        poison_call(c, l, L);
+    switch (c->t) {
+    case 0:
+    case 4:
+        rc = write ? MPI_File_write_all(c->fh, c->buf, count, MPI_DOUBLE, &st)
+                   : MPI_File_read_all(c->fh, c->buf, count, MPI_DOUBLE, &st);
+        break;
+    case 1:
+        rc = write ? MPI_File_write_ordered(c->fh, c->buf, count, MPI_DOUBLE, &st)
+                   : MPI_File_read_ordered(c->fh, c->buf, count, MPI_DOUBLE, &st);
+        break;
+    default:
+        rc = write ? MPI_File_write(c->fh, c->buf, count, MPI_DOUBLE, &st)
+                   : MPI_File_read(c->fh, c->buf, count, MPI_DOUBLE, &st);
+        break;
+    }
+    if (rc == MPI_SUCCESS)
+        MPI_Get_count(&st, MPI_DOUBLE, &got);
+    if (rc != MPI_SUCCESS || got != count)
+        c->errors++;
+    else if (!write)
+        c->errors += verify_call(c, l, L, i);
+}
+
+static void set_view(type_ctx *c, long long disp, MPI_Datatype ftype)
+{
+    int rc = MPI_File_set_view(c->fh, (MPI_Offset)disp, MPI_DOUBLE, ftype, "native", c->info);
+    if (rc != MPI_SUCCESS)
+        c->errors++;
+}
+
+static void run_pattern(type_ctx *c, int p, bio_pat_res *pr)
+{
+    const bio_pattern *pat = &c->r->tab[c->t].pat[p];
+    long long l = pat->l, L = pat->L;
+    if (pat->filler)
+        l = L = c->pt->filler;
+    pr->l = l;
+    pr->L = L;
+    pr->U = pat->U;
+    pr->sched_s = 0;
+    pr->batches = 0;
+    long long reps;
+    int timed = 0;
+    if (c->a == BIO_WRITE && c->t <= 2) {
+        timed = pat->U > 0;
+        reps = 1;
+        if (timed)
+            pr->sched_s = bio_pattern_seconds(c->r->T / c->r->nparts, pat->U);
+    } else if (c->a == BIO_WRITE) {
+        reps = c->pt->rep34[p];
+    } else {
+        reps = c->pt->res[BIO_WRITE][c->t].pat[p].reps;
+    }
+    MPI_Datatype ftype = MPI_DATATYPE_NULL;
+    if (c->t == 0) {
+        MPI_Datatype chunk;
+        MPI_Type_contiguous((int)(l / 8), MPI_DOUBLE, &chunk);
+        MPI_Type_create_resized(chunk, 0, (MPI_Aint)(l * c->n), &ftype);
+        MPI_Type_commit(&ftype);
+        MPI_Type_free(&chunk);
+        set_view(c, c->base + c->k * l, ftype);
+    } else if (c->t == 1) {
+        set_view(c, c->base, MPI_DOUBLE);
+    }
+
+    double t_io = 0, t_check = 0, t_sync = 0;
+    MPI_Barrier(c->comm);
+    double t0 = MPI_Wtime();
+    if (timed) {
+        /* The geometric series of repeat factors (the paper's proposal):
+         * batches of 1, 1, 2, 4, ... calls, the next capped by the calls
+         * predicted to fit; one MPI_Allreduce of the elapsed time (and of the
+         * latest batch's time) after each
+         * batch gives every process the same decision. */
+        long long done = 0, batch = 1;
+        while (batch > 0) {
+            double tb = MPI_Wtime();
+            for (long long i = done; i < done + batch; i++)
+                io_call(c, l, L, i);
+            double tc = MPI_Wtime();
+            t_io += tc - tb;
+            done += batch;
+            /* Both inputs of the decision are maxima over the partition, so
+             * every process computes the same next batch. */
+            double el[2] = {tc - t0, tc - tb};
+            MPI_Allreduce(MPI_IN_PLACE, el, 2, MPI_DOUBLE, MPI_MAX, c->comm);
+            batch = bio_next_batch(done, el[0], pr->sched_s, batch, el[1]);
+            t_check += MPI_Wtime() - tc;
+            pr->batches++;
+        }
+        reps = done;
+    } else {
+        double tb = MPI_Wtime();
+        for (long long i = 0; i < reps; i++)
+            io_call(c, l, L, i);
+        t_io = MPI_Wtime() - tb;
+    }
+    if (c->a != BIO_READ) { /* writes end with MPI_File_sync between barriers */
+        MPI_Barrier(c->comm);
+        double ts = MPI_Wtime();
+        if (MPI_File_sync(c->fh) != MPI_SUCCESS)
+            c->errors++;
+        t_sync = MPI_Wtime() - ts;
+    }
+    MPI_Barrier(c->comm);
+    double t1 = MPI_Wtime();
+    pr->t = t1 - t0;
+    pr->t_io = t_io;
+    pr->t_check = t_check;
+    pr->t_sync = t_sync;
+    pr->reps = reps;
+    pr->bytes = reps * L * c->n;
+    if (ftype != MPI_DATATYPE_NULL)
+        MPI_Type_free(&ftype);
+    if (c->a == BIO_WRITE && c->t <= 2)
+        c->pt->rep[c->t][p] = reps;
+    c->base += c->t == 0 ? reps * L * c->n : c->t == 1 ? reps * l * c->n : reps * l;
+}
+
+static MPI_Info make_info(const bio_run *r, int t)
+{
+    MPI_Info info = MPI_INFO_NULL;
+    for (int h = 0; h < r->nhints; h++) {
+        if (!(r->hints[h].types & (1 << t)))
+            continue;
+        if (info == MPI_INFO_NULL)
+            MPI_Info_create(&info);
+        MPI_Info_set(info, r->hints[h].key, r->hints[h].value);
+    }
+    return info;
+}
+
+/* One pattern type of one access method on one partition (members only).
+ * Returns NULL or an error message for the whole job. */
+static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, char *err,
+                            size_t errlen)
+{
+    bio_type_res *tr = &pt->res[a][t];
+    const bio_type_table *tab = &r->tab[t];
+    type_ctx c = {.r = r, .pt = pt, .a = a, .t = t, .n = pt->n, .comm = pt->comm, .buf = buf};
+    MPI_Comm_rank(pt->comm, &c.k);
+    c.tag = bio_word_tag(t, c.k);
+    c.info = make_info(r, t);
+    char name[4200];
+    file_name(r, pt->n, t, c.k, name, sizeof name);
+    leaf_name(r, pt->n, t, c.k, tr->file, sizeof tr->file);
+    MPI_Comm fcomm = t == 2 ? MPI_COMM_SELF : pt->comm;
+    int amode = a == BIO_READ    ? MPI_MODE_RDONLY
+                : a == BIO_WRITE ? MPI_MODE_WRONLY | MPI_MODE_CREATE
+                                 : MPI_MODE_WRONLY; /* never MPI_MODE_UNIQUE_OPEN */
+    if (a == BIO_WRITE && (t == 2 || c.k == 0))
+        unlink(name); /* an initial write starts from no file */
+
+    MPI_Barrier(pt->comm);
+    double t0 = MPI_Wtime();
+    int rc = MPI_File_open(fcomm, name, amode, c.info, &c.fh);
+    double t_opened = MPI_Wtime();
+    int bad = rc != MPI_SUCCESS;
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, pt->comm);
+    if (bad) {
+        char es[MPI_MAX_ERROR_STRING] = "failed on another process";
+        int len;
+        if (rc != MPI_SUCCESS)
+            MPI_Error_string(rc, es, &len);
+        else
+            MPI_File_close(&c.fh);
+        if (c.info != MPI_INFO_NULL)
+            MPI_Info_free(&c.info);
+        snprintf(err, errlen, "MPI_File_open %.300s (%s): %s", name, bio_access_names[a], es);
+        return err;
+    }
+    if (t == 2)
+        set_view(&c, 0, MPI_DOUBLE);
+    else if (t >= 3)
+        set_view(&c, (long long)c.k * pt->lseg, MPI_DOUBLE);
+
+    tr->npat = tab->npat;
+    for (int p = 0; p < tab->npat; p++)
+        run_pattern(&c, p, &tr->pat[p]);
+
+    double tc = MPI_Wtime();
+    if (MPI_File_close(&c.fh) != MPI_SUCCESS)
+        c.errors++;
+    double t_end = MPI_Wtime();
+    if (c.info != MPI_INFO_NULL)
+        MPI_Info_free(&c.info);
+
+    /* Times as the slowest process saw them. */
+    int np = tab->npat;
+    double tm[4 * BIO_MAX_PAT + 3];
+    for (int p = 0; p < np; p++) {
+        tm[4 * p] = tr->pat[p].t;
+        tm[4 * p + 1] = tr->pat[p].t_io;
+        tm[4 * p + 2] = tr->pat[p].t_check;
+        tm[4 * p + 3] = tr->pat[p].t_sync;
+    }
+    tm[4 * np] = t_end - t0;
+    tm[4 * np + 1] = t_opened - t0;
+    tm[4 * np + 2] = t_end - tc;
+    MPI_Allreduce(MPI_IN_PLACE, tm, 4 * np + 3, MPI_DOUBLE, MPI_MAX, pt->comm);
+    long long errors = c.errors;
+    MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_LONG_LONG, MPI_SUM, pt->comm);
+    tr->bytes = 0;
+    for (int p = 0; p < np; p++) {
+        tr->pat[p].t = tm[4 * p];
+        tr->pat[p].t_io = tm[4 * p + 1];
+        tr->pat[p].t_check = tm[4 * p + 2];
+        tr->pat[p].t_sync = tm[4 * p + 3];
+        tr->bytes += tr->pat[p].bytes;
+    }
+    tr->t = tm[4 * np];
+    tr->t_open = tm[4 * np + 1];
+    tr->t_close = tm[4 * np + 2];
+    tr->bw = tr->bytes / tr->t / 1e6;
+    tr->errors = errors;
+    tr->ran = 1;
+    pt->errors += errors;
+    return NULL;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static void compute_values(bio_run *r)
+{
+    r->b_eff_io = -1;
+    r->errors = 0;
+    for (int i = 0; i < r->nparts; i++) {
+        bio_part *pt = &r->part[i];
+        for (int a = 0; a < BIO_NACCESS; a++) {
+            double bw[BIO_NTYPES];
+            pt->method_bytes[a] = 0;
+            pt->method_time[a] = 0;
+            for (int t = 0; t < BIO_NTYPES; t++) {
+                bw[t] = pt->res[a][t].bw;
+                pt->method_bytes[a] += pt->res[a][t].bytes;
+                pt->method_time[a] += pt->res[a][t].t;
+            }
+            pt->method[a] = (a == BIO_REWRITE && r->rewrite0) ? bw[0] : bio_method_value(bw);
+        }
+        pt->value = bio_partition_value(pt->method[BIO_WRITE], pt->method[BIO_REWRITE],
+                                        pt->method[BIO_READ]);
+        double w[BIO_NTYPES];
+        for (int t = 0; t < BIO_NTYPES; t++)
+            w[t] = pt->res[BIO_WRITE][t].bw;
+        pt->rel21 = bio_rel21_value(w, pt->res[BIO_REWRITE][0].bw, pt->method[BIO_READ]);
+        if (pt->value > r->b_eff_io) {
+            r->b_eff_io = pt->value;
+            r->rel21 = pt->rel21;
+            r->best = i;
+        }
+        r->errors += pt->errors;
+    }
+}
+
+static void options_json(eb_json *j, const bio_run *r)
+{
+    eb_json_object(j, "options");
+    eb_json_num(j, "T_s", r->T);
+    eb_json_array(j, "partitions");
+    for (int i = 0; i < r->nparts; i++)
+        eb_json_int(j, NULL, r->parts[i]);
+    eb_json_close(j);
+    eb_json_str(j, "path", r->path);
+    eb_json_str(j, "hints", r->hints_path);
+    if (r->fs_cache_mib > 0)
+        eb_json_num(j, "fs_cache_mib", r->fs_cache_mib);
+    else
+        eb_json_null(j, "fs_cache_mib");
+    eb_json_bool(j, "rewrite_type0_only", r->rewrite0);
+    eb_json_int(j, "mem_per_proc_mib", r->mem_mib);
+    eb_json_bool(j, "mem_detected", r->mem_detected);
+    eb_json_int(j, "m_part_bytes", r->mpart);
+    eb_json_bool(j, "keep", r->keep);
+    eb_json_close(j);
+}
+
+static int beff_io_main(const eb_component *self, int argc, char **argv)
+{
+    (void)self;
+    static bio_run run;
+    bio_run *r = &run;
+    memset(r, 0, sizeof *r);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &r->P);
+    double t_start = MPI_Wtime();
+    int provided;
+    MPI_Query_thread(&provided);
+    parse_options(r, argc, argv);
+    int id = (int)getpid();
+    MPI_Bcast(&id, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    snprintf(r->prefix, sizeof r->prefix, "b_eff_io_%d", id);
+    probe_path(r);
+
+    eb_sysinfo_collect(&r->si, provided);
+    eb_jsonl_open(r->json_path);
+    eb_json rj;
+    eb_jsonl_run_begin(&rj, "beff_io", &r->si, argc, argv, r->check);
+    options_json(&rj, r);
+    if (rank == 0)
+        eb_jsonl_emit(&rj);
+    else
+        eb_json_free(&rj);
+
+    the_run = r;
+    eb_add_exit_hook(cleanup_hook);
+
+    for (int i = 0; i < r->nparts; i++) {
+        bio_part *pt = &r->part[i];
+        pt->n = r->parts[i];
+        MPI_Comm_split(MPI_COMM_WORLD, rank < pt->n ? 0 : MPI_UNDEFINED, rank, &pt->comm);
+    }
+    /* The largest call: M_PART, 2 MiB (type 0 pattern 2), 1 MiB + 8 kiB, the filler (< 1 MiB). */
+    size_t bufsize = (size_t)(r->mpart > 2 * BIO_MIB ? r->mpart : 2 * BIO_MIB) + 8192;
+    char *buf = NULL;
+    if (posix_memalign((void **)&buf, 4096, bufsize) != 0)
+        eb_abort("cannot allocate %zu bytes", bufsize);
+    memset(buf, 0, bufsize);
+
+    if (rank == 0)
+        bio_print_header(r);
+    /* The paper's section 6 order: all partitions write, then rewrite, then read. */
+    char err[EB_ERRLEN], all[EB_ERRLEN];
+    for (int a = 0; a < BIO_NACCESS; a++) {
+        if (rank == 0)
+            bio_print_table_head();
+        for (int i = 0; i < r->nparts; i++) {
+            bio_part *pt = &r->part[i];
+            const char *msg = NULL;
+            if (pt->comm != MPI_COMM_NULL) {
+                for (int t = 0; t < BIO_NTYPES && !msg; t++) {
+                    if (a == BIO_REWRITE && r->rewrite0 && t > 0)
+                        continue;
+                    if (a == BIO_WRITE && t == 3)
+                        pt->lseg = bio_segment(r->tab, pt->rep, pt->rep34, &pt->filler);
+                    msg = run_type(r, pt, a, t, buf, err, sizeof err);
+                    if (!msg && rank == 0) {
+                        bio_print_type(r, pt, a, t);
+                        bio_json_type(r, pt, a, t);
+                    }
+                }
+                if (!msg && rank == 0)
+                    bio_print_method(r, pt, a);
+            }
+            if (eb_any_error(msg, all, sizeof all))
+                eb_exit_all(EB_EXIT_FAILURE, all);
+        }
+    }
+    free(buf);
+    r->elapsed = MPI_Wtime() - t_start;
+    MPI_Allreduce(MPI_IN_PLACE, &r->elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    remove_files();
+    if (rank == 0) {
+        compute_values(r);
+        bio_print_summary(r);
+        bio_json_summary(r);
+    }
+    for (int i = 0; i < r->nparts; i++)
+        if (r->part[i].comm != MPI_COMM_NULL)
+            MPI_Comm_free(&r->part[i].comm);
+    the_run = NULL;
+    eb_jsonl_end("ok", NULL);
+    return EB_EXIT_OK;
+}
+
+static const eb_component beff_io_component = {
+    .name = "beff-io",
+    .aliases = {"b_eff_io", "beff_io"},
+    .summary = "b_eff_io: effective I/O bandwidth through MPI-IO",
+    .order = 60,
+    .main = beff_io_main,
+};
+
+EB_CONSTRUCTOR(register_beff_io) { eb_register_component(&beff_io_component); }

@@ -1,0 +1,84 @@
+/* b_eff_io: measured values of one run, shared by the measurement
+ * (beff_io.c) and the reporters (beff_io_report.c). */
+#ifndef EB_BEFF_IO_H
+#define EB_BEFF_IO_H
+
+#include "beff/beff_io_plan.h"
+#include "core/sysinfo.h"
+
+#include <mpi.h>
+
+typedef struct {
+    long long l, L;       /* chunk on disk, bytes per call (per process) */
+    int U;
+    double sched_s;       /* scheduled time, 0 when not time-driven */
+    long long reps;       /* calls per process */
+    long long bytes;      /* moved by all processes */
+    double t;             /* pattern time (first barrier .. after sync/barrier), max over procs */
+    double t_io, t_check, t_sync; /* parts of t, max over procs */
+    int batches;          /* termination checks (time-driven patterns) */
+} bio_pat_res;
+
+typedef struct {
+    int ran;
+    int npat;
+    bio_pat_res pat[BIO_MAX_PAT];
+    double t, t_open, t_close; /* open .. close, max over processes */
+    long long bytes;
+    double bw;                 /* MB/s (1e6 bytes/s) */
+    long long errors;          /* failed calls + wrong words read, all processes */
+    char file[80];             /* file name without directory */
+} bio_type_res;
+
+typedef struct {
+    int n;                     /* processes: ranks 0..n-1 of MPI_COMM_WORLD */
+    MPI_Comm comm;             /* MPI_COMM_NULL on ranks outside */
+    int failed;
+    bio_type_res res[BIO_NACCESS][BIO_NTYPES];
+    long long rep[BIO_NTYPES][BIO_MAX_PAT]; /* write repeats, all members */
+    long long rep34[BIO_MAX_PAT], lseg, filler;
+    double method[BIO_NACCESS], value, rel21;
+    long long method_bytes[BIO_NACCESS];
+    double method_time[BIO_NACCESS];
+    long long errors;
+} bio_part;
+
+typedef struct {
+    /* options */
+    double T;
+    int nparts, parts[BIO_MAX_PARTS];
+    const char *path, *hints_path, *json_path;
+    bio_hint hints[BIO_MAX_HINTS];
+    int nhints;
+    double fs_cache_mib;       /* 0: not stated */
+    int rewrite0, keep, check;
+    long long mem_mib;         /* memory per process, MiB */
+    int mem_detected;
+    /* derived */
+    int P;
+    long long mpart;
+    bio_type_table tab[BIO_NTYPES];
+    char prefix[32];
+    bio_part part[BIO_MAX_PARTS];
+    double b_eff_io, rel21;
+    int best;                  /* partition index of the maximum */
+    double elapsed;
+    long long errors;
+    eb_sysinfo si;
+} bio_run;
+
+/* Reporters (rank 0 only). */
+void bio_print_header(const bio_run *r);
+void bio_print_table_head(void);
+void bio_print_type(const bio_run *r, const bio_part *pt, int a, int t);
+void bio_print_method(const bio_run *r, const bio_part *pt, int a);
+void bio_print_summary(const bio_run *r);
+void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t);
+void bio_json_summary(const bio_run *r);
+/* Seconds from open to close of all pattern types run (slowest process). */
+double bio_measured_seconds(const bio_run *r);
+/* Validity of the run: 1 if valid; reasons appended to buf when not. */
+int bio_valid(const bio_run *r, char *buf, size_t len);
+#define BIO_VALID_MINUTES 15.0
+
+#endif

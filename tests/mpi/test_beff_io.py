@@ -1,0 +1,263 @@
+"""b_eff_io under 1..4 ranks with a schedule of a few seconds in a temporary
+directory: the bytes every pattern claims are in the files (sizes and every
+word checked after a --keep run), read data verified in the program
+(--check, 0 errors), the schedule and the repeat rules, the summary equal to
+the value recomputed from the JSON records, files removed, clear errors."""
+import array
+import math
+import os
+import re
+import sys
+
+import pytest
+
+from effb import read_jsonl, run
+
+MIB = 1048576
+NPAT = [9, 8, 8, 9, 9]
+UNITS = [[0, 4, 4, 4, 2, 2, 2, 2, 2], [0, 4, 2, 1, 1, 1, 1, 2], [0, 2, 2, 1, 1, 1, 1, 2],
+         [0, 2, 2, 1, 1, 1, 1, 2, 0], [0, 2, 2, 1, 1, 1, 1, 2, 0]]
+DISK = [[MIB, 2 * MIB, MIB, MIB, 32768, 1024, 32776, 1032, MIB + 8]] + \
+       [[MIB, 2 * MIB, MIB, 32768, 1024, 32776, 1032, MIB + 8]] * 4
+MEM0 = [MIB, 2 * MIB, 2 * MIB, MIB, MIB, MIB, MIB + 256, MIB + 8192, MIB + 8]
+NAMES = ["scatter", "shared", "separate", "segmented", "seg-coll"]
+ACCESS = ["write", "rewrite", "read"]
+DEFAULT_PARTS = {1: [1], 2: [1, 2], 3: [1, 2, 3], 4: [2, 3, 4]}
+LAST = re.compile(r"^ b_eff_io = +(\d+\.\d{3}) MB/s on (\d+) processes with +64 MByte/PE, "
+                  r"scheduled time=(\d+\.\d) Min, on \S+ \S+ .+ \S+, NOT VALID \(see above\)$")
+SCATTER_OF = [0, 1, 3, 4, 5, 6, 7, 8]
+assert sys.byteorder == "little"
+
+
+def tag(t, rank):
+    return ((t + 1) << 56) | ((rank << 40) if t == 2 else 0)
+
+
+def verify_file(path, size, t, rank=0):
+    """Every 8-byte word at byte offset o is o/8 + tag."""
+    assert os.path.getsize(path) == size, path
+    base = tag(t, rank)
+    block = MIB
+    with open(path, "rb") as f:
+        w = 0
+        while True:
+            data = f.read(block)
+            if not data:
+                break
+            n = len(data) // 8
+            expect = array.array("Q", range(base + w, base + w + n)).tobytes()
+            if data != expect:
+                got = array.array("Q", data)
+                bad = next(i for i in range(n) if got[i] != base + w + i)
+                pytest.fail(f"{path}: word at byte {8 * (w + bad)} is {got[bad]:#x}, "
+                            f"expected {base + w + bad:#x}")
+            w += n
+
+
+def records(js):
+    recs = read_jsonl(js)
+    assert recs[0]["type"] == "run" and recs[0]["component"] == "beff_io"
+    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+    pats = [r for r in recs if r["type"] == "result" and r["level"] == "pattern"]
+    types = [r for r in recs if r["type"] == "result" and r["level"] == "type"]
+    summ = [r for r in recs if r["type"] == "summary"]
+    assert len(summ) == 1
+    return recs, pats, types, summ[0]
+
+
+def check_run(r, js, np, parts, T, rewrite0=False):
+    assert r.returncode == 0, r
+    recs, pats, types, summ = records(js)
+    lines = r.stdout.rstrip("\n").splitlines()
+    m = LAST.match(lines[-1])
+    assert m, lines[-1]
+    assert recs[0]["options"]["partitions"] == parts
+    assert recs[0]["options"]["m_part_bytes"] == 2 * MIB
+    tpart = T / len(parts)
+    values = {}
+    for n in parts:
+        rep = {}
+        bw = {}
+        for a, acc in enumerate(ACCESS):
+            for t in range(5):
+                pr = [x for x in pats if x["procs"] == n and x["access"] == acc
+                      and x["pattern_type"] == t]
+                tr = [x for x in types if x["procs"] == n and x["access"] == acc
+                      and x["pattern_type"] == t]
+                if acc == "rewrite" and rewrite0 and t > 0:
+                    assert pr == [] and tr == []
+                    bw[(acc, t)] = None
+                    continue
+                assert len(pr) == NPAT[t] and len(tr) == 1, (n, acc, t)
+                tr = tr[0]
+                assert tr["errors"] == 0
+                assert tr["benchmark"] == NAMES[t]
+                assert tr["moved_bytes"] == sum(x["moved_bytes"] for x in pr)
+                assert tr["mb_per_s"] == pytest.approx(tr["moved_bytes"] / tr["t_us"], rel=1e-12)
+                bw[(acc, t)] = tr["mb_per_s"]
+                for p, x in enumerate(pr):
+                    if not x["filler"]:
+                        assert x["chunk_disk_bytes"] == DISK[t][p]
+                        assert x["chunk_mem_bytes"] == (MEM0[p] if t == 0 else DISK[t][p])
+                    assert x["units"] == UNITS[t][p]
+                    assert x["moved_bytes"] == x["repetitions"] * x["chunk_mem_bytes"] * n
+                    timed = acc == "write" and t <= 2 and x["units"] > 0
+                    if timed:
+                        assert x["scheduled_s"] == pytest.approx(tpart / 3 * x["units"] / 64)
+                        assert x["batches"] >= 1 and x["repetitions"] >= 1
+                        # geometric series, not a check per call: doubling batches
+                        # 1, 1, 2, 4, ... then a few predicted to fit the rest
+                        assert x["batches"] <= 2 * math.log2(x["repetitions"]) + 3
+                    else:
+                        assert x["batches"] == 0
+                    if acc == "write":
+                        rep[(t, p)] = x["repetitions"]
+                        if t <= 2 and x["units"] == 0:
+                            assert x["repetitions"] == 1
+                    else:
+                        assert x["repetitions"] == rep[(t, p)]
+        # types 3/4: size-driven from the write repeats of types 0..2
+        total = 0
+        for p in range(8):
+            s = SCATTER_OF[p]
+            want = min(rep[(0, s)] * (MEM0[s] // DISK[0][s]), 10 * rep[(1, p)], rep[(2, p)])
+            assert rep[(3, p)] == want and rep[(4, p)] == want, (n, p)
+            total += want * DISK[3][p]
+        lseg = -(-total // MIB) * MIB
+        filler = [x for x in pats if x["procs"] == n and x["pattern_type"] == 3 and x["filler"]]
+        assert all(x["segment_bytes"] == lseg for x in filler)
+        assert rep[(3, 8)] == (1 if lseg > total else 0)
+        if lseg > total:
+            assert filler[0]["chunk_disk_bytes"] == lseg - total
+        # the weighting rules
+        method = {}
+        for acc in ACCESS:
+            b = [bw[(acc, t)] for t in range(5)]
+            if acc == "rewrite" and rewrite0:
+                method[acc] = b[0]
+            else:
+                method[acc] = (2 * b[0] + b[1] + b[2] + b[3] + b[4]) / 6
+        value = 0.25 * method["write"] + 0.25 * method["rewrite"] + 0.5 * method["read"]
+        w = [bw[("write", t)] for t in range(5)]
+        rel21 = math.sqrt((sum(w) + bw[("rewrite", 0)]) / 6 * method["read"])
+        sp = [x for x in summ["partitions"] if x["procs"] == n][0]
+        assert sp["write_mb_per_s"] == pytest.approx(method["write"], rel=1e-12)
+        assert sp["rewrite_mb_per_s"] == pytest.approx(method["rewrite"], rel=1e-12)
+        assert sp["read_mb_per_s"] == pytest.approx(method["read"], rel=1e-12)
+        assert sp["b_eff_io_mb_per_s"] == pytest.approx(value, rel=1e-12)
+        assert sp["b_eff_io_rel21_mb_per_s"] == pytest.approx(rel21, rel=1e-12)
+        assert sp["segment_bytes"] == lseg
+        values[n] = (value, rel21, rep, lseg)
+    best = max(parts, key=lambda n: values[n][0])
+    assert summ["b_eff_io_mb_per_s"] == pytest.approx(values[best][0], rel=1e-12)
+    assert summ["b_eff_io_rel21_mb_per_s"] == pytest.approx(values[best][1], rel=1e-12)
+    assert summ["procs"] == best
+    assert summ["errors"] == 0 and summ["valid"] is False
+    assert m.group(1) == f"{summ['b_eff_io_mb_per_s']:.3f}" and int(m.group(2)) == best
+    assert m.group(3) == f"{tpart / 60:.1f}"
+    assert f" b_eff_io (release 2.1 formula sqrt(W*R)) = {summ['b_eff_io_rel21_mb_per_s']:8.3f} " \
+           f"MB/s on {best} processes" in r.stdout
+    return values, pats
+
+
+def expected_files(values, pats, prefix):
+    """(file name, size, type, rank) of every file the run must leave with --keep."""
+    out = []
+    for n, (_, _, rep, lseg) in values.items():
+        def size(t):
+            pr = [x for x in pats if x["procs"] == n and x["access"] == "write"
+                  and x["pattern_type"] == t]
+            return sum(x["repetitions"] * x["chunk_mem_bytes"] for x in pr)
+        out.append((f"{prefix}_n{n:03d}_t0", size(0) * n, 0, 0))
+        out.append((f"{prefix}_n{n:03d}_t1", size(1) * n, 1, 0))
+        for k in range(n):
+            out.append((f"{prefix}_n{n:03d}_t2.{k:03d}", size(2), 2, k))
+        out.append((f"{prefix}_n{n:03d}_t3", lseg * n, 3, 0))
+        out.append((f"{prefix}_n{n:03d}_t4", lseg * n, 4, 0))
+    return out
+
+
+@pytest.mark.parametrize("np", [1, 2, 3, 4])
+def test_beff_io_files_and_summary(tmp_path, np):
+    d = tmp_path / "io"
+    d.mkdir()
+    js = tmp_path / "bio.jsonl"
+    T = 3
+    r = run(np, "b_eff_io", "-T", T, "--mem-per-proc", 64, "--path", d, "--check", "--keep",
+            "--json", js, timeout=120)
+    values, pats = check_run(r, js, np, DEFAULT_PARTS[np], T)
+    prefix = re.search(r"PREFIX=(\S+)", r.stdout).group(1)
+    files = expected_files(values, pats, prefix)
+    assert sorted(os.listdir(d)) == sorted(f[0] for f in files)
+    for name, size, t, k in files:
+        verify_file(d / name, size, t, k)
+    # the protocol prints one line per pattern and the summary tables
+    for n in DEFAULT_PARTS[np]:
+        assert len(re.findall(rf"^n={n:<3d} a=0 type=\d p=", r.stdout, re.M)) == 43
+        assert f"Summary of file I/O bandwidth accumulated on {n:3d} processes with   64 MByte/PE" \
+            in r.stdout
+    assert r.elapsed < 120  # MPICH busy-polls: 4 ranks on 2 cores take ~50 s
+
+
+def test_beff_io_removes_files_rewrite0(tmp_path):
+    d = tmp_path / "io"
+    d.mkdir()
+    js = tmp_path / "bio.jsonl"
+    r = run(2, "effbench", "beff-io", "-T", 2, "--partitions", "2", "--mem-per-proc", 64,
+            "--path", d, "--rewrite-type0-only", "--json", js, timeout=120)
+    check_run(r, js, 2, [2], 2, rewrite0=True)
+    assert os.listdir(d) == []
+    assert "   2 PEs      total-rewrite" in r.stdout
+    row = [line for line in r.stdout.splitlines() if "total-rewrite" in line][0]
+    assert row.split()[-4:] == ["-", "-", "-", "-"]
+
+
+def test_beff_io_alias_hints_and_cache_warning(tmp_path):
+    d = tmp_path / "io"
+    d.mkdir()
+    hints = tmp_path / "hints"
+    hints.write_text("# ROMIO hints; unknown keys are ignored by MPI\n"
+                     "all romio_cb_write enable\n0,4 cb_buffer_size 1048576\n")
+    r = run(1, "effbench", "beff_io", "-T", 1, "--mem-per-proc", 64, "--path", d,
+            "--hints", hints, "--fs-cache", 100000, timeout=60)
+    assert r.returncode == 0, r
+    assert "HINTS=%s (2 hints)" % hints in r.stdout
+    assert re.search(r"b_eff_io: 1 processes, write moved [\d.]+ MiB < 20 x --fs-cache "
+                     r"100000.0 MiB", r.stderr), r.stderr
+    assert "WARNING: write moved" in r.stdout
+    assert os.listdir(d) == []
+
+
+@pytest.mark.parametrize("np", [1, 3])
+def test_beff_io_unwritable_path(tmp_path, np):
+    missing = tmp_path / "missing"
+    r = run(np, "b_eff_io", "-T", 1, "--path", missing, timeout=30)
+    assert r.returncode == 2, r
+    assert f"effbench: error: --path {missing}: cannot use: No such file or directory" \
+        in r.stderr.splitlines()
+    assert r.stderr.count("effbench: error:") == 1
+    assert r.elapsed < 10
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    r = run(np, "b_eff_io", "-T", 1, "--path", plain, timeout=30)
+    assert r.returncode == 2, r
+    assert f"effbench: error: --path {plain}: not a directory" in r.stderr
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--partitions", "1,3"], "--partitions 1,3: 3 is not between 1 and 2 processes"),
+    (["--partitions", "2,x"], "--partitions 2,x: expected `auto` or a comma list of process counts"),
+    (["-T", "0"], "-T: the scheduled time must be positive"),
+    (["--frobnicate"], "unknown option '--frobnicate' (see `effbench beff-io --help`)"),
+    (["--hints", "@HINTS"], "@HINTS:2: `5` is not `all` or a list of pattern types 0..4"),
+])
+def test_beff_io_bad_options(tmp_path, args, msg):
+    hints = tmp_path / "hints"
+    hints.write_text("all a b\n5 key value\n")
+    args = [str(hints) if a == "@HINTS" else a for a in args]
+    msg = msg.replace("@HINTS", str(hints))
+    r = run(2, "b_eff_io", *args, "--path", tmp_path, timeout=30)
+    assert r.returncode == 2, r
+    assert f"effbench: error: {msg}" in r.stderr, r.stderr
+    assert r.elapsed < 10
+    assert [f for f in os.listdir(tmp_path) if f.startswith("b_eff_io")] == []
