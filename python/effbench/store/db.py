@@ -89,9 +89,10 @@ class Store:
 
     # --- import -----------------------------------------------------------------------------
 
-    def import_run(self, parsed: ParsedRun) -> tuple[int, bool]:
+    def import_run(self, parsed: ParsedRun, **upload: Any) -> tuple[int, bool]:
         """Store PARSED in one transaction. Returns (run id, True) or, when the same run is
-        already stored, (its id, False) and changes nothing."""
+        already stored, (its id, False) and changes nothing. UPLOAD may set the web upload's
+        columns of the run: uploader_id, network, notes."""
         digest = parsed.content_hash()
         try:
             # One transaction: a failure anywhere leaves the database as it was.
@@ -100,6 +101,8 @@ class Store:
                 if existing is not None:
                     return existing, False
                 run = self._build_run(session, parsed, digest)
+                for key, value in upload.items():
+                    setattr(run, key, value)
                 session.add(run)
                 session.flush()
                 run_id = run.id
