@@ -21,6 +21,7 @@
     var layout = {
       xaxis: { title: { text: data.xtitle }, type: axisType(xlog), exponentformat: "power" },
       yaxis: { title: { text: data.ytitle }, type: axisType(ylog), exponentformat: "power" },
+      showlegend: true,
       legend: { orientation: "h", y: -0.2 },
       margin: { t: 30 },
       hovermode: "closest",
