@@ -7,12 +7,13 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, tuple_
+from sqlalchemy import Text, cast, func, select, tuple_
 
 from ..records import IDENTITY_INT_FIELDS
 from ..store.db import Store
@@ -172,17 +173,24 @@ def measurements(store: Store, selection: list[tuple[int, str, str]]) -> list[di
         if not pairs:
             return []
         names = {i: k for k, i in bench_ids.items()}
+        wanted = set(pairs)
+        # extra as text: most rows have none ("{}"), and skipping their JSON decoding halves
+        # the time of a 10,000-row selection.
         cols = [Measurement.run_id, Measurement.benchmark_id, Measurement.seq,
-                *(getattr(Measurement, c) for c in CORE_COLUMNS), Measurement.extra]
-        # One OR of (run = ? AND benchmark = ?) uses the (run_id, benchmark_id) index on both
-        # databases; selections are a handful of pairs.
-        stmt = (select(*cols).where(or_(*(and_(Measurement.run_id == r,
-                                                Measurement.benchmark_id == b)
-                                           for r, b in pairs)))
+                *(getattr(Measurement, c) for c in CORE_COLUMNS),
+                cast(Measurement.extra, Text)]
+        stmt = (select(*cols).where(Measurement.run_id.in_(sorted({r for r, _ in pairs})),
+                                    Measurement.benchmark_id.in_(sorted({b for _, b in pairs})))
                 .order_by(Measurement.run_id, Measurement.benchmark_id, Measurement.seq))
+        keys = ("run_id", "benchmark_id", "seq", *CORE_COLUMNS, "extra")
         rows = []
-        for row in session.execute(stmt):
-            rec = dict(zip(("run_id", "benchmark_id", "seq", *CORE_COLUMNS, "extra"), row))
+        # Core rows on the session's connection: no ORM row processing for 10^4 rows.
+        for row in session.connection().execute(stmt):
+            if (row[0], row[1]) not in wanted:
+                continue  # IN x IN is wider than the chosen pairs when they are not a grid
+            rec = dict(zip(keys, row))
+            extra = rec["extra"]
+            rec["extra"] = json.loads(extra) if extra and extra != "{}" else {}
             rec["component"], rec["benchmark"] = names[rec.pop("benchmark_id")]
             rows.append(rec)
         return rows
@@ -253,14 +261,14 @@ def plot_data(store: Store, selection, x: str | None, y: str | None) -> dict[str
 
 
 def _csv_value(value) -> str:
+    kind = type(value)
+    if kind is float:
+        return repr(value) if math.isfinite(value) else ""  # repr: shortest exact form
     if value is None:
         return ""
-    if isinstance(value, bool):
+    if kind is bool:
         return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else ""  # repr: shortest exact form
-    if isinstance(value, (dict, list)):
-        import json
+    if kind is dict or kind is list:
         return json.dumps(value, sort_keys=True)
     return str(value)
 
