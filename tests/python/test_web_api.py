@@ -311,3 +311,31 @@ def test_xss_machine_name_is_escaped(web, tmp_path):
     # the data stays what was uploaded: JSON and CSV carry the real name
     assert client.get("/api/runs/1").json()["machine"] == XSS
     assert client.get("/", params={"machine": XSS}).text.count('data-run="1"') == 1
+
+
+def test_token_commands(sqlite_url, capsys):
+    from effbench.cli import main
+    from effbench.web.tokens import hash_token, verify_token
+    assert main(["token", "create", "carol", "--db", sqlite_url]) == 0
+    secret = capsys.readouterr().out.strip()
+    assert re.fullmatch(r"ebt_[A-Za-z0-9_-]{43}", secret)
+    assert main(["token", "create", "dave", "--admin", "--db", sqlite_url]) == 0
+    admin_secret = capsys.readouterr().out.strip()
+    assert main(["token", "create", "carol", "--db", sqlite_url]) == 2
+    assert "a token named 'carol' exists already" in capsys.readouterr().err
+    with Store(sqlite_url) as store:
+        assert verify_token(store, secret).name == "carol"
+        assert verify_token(store, admin_secret).admin is True
+        with store.engine.connect() as conn:
+            stored = [r[0] for r in conn.exec_driver_sql("SELECT token_hash FROM api_token ORDER BY id")]
+        assert stored == [hash_token(secret), hash_token(admin_secret)]  # only hashes
+        assert secret not in stored
+    assert main(["token", "list", "--db", sqlite_url]) == 0
+    listing = capsys.readouterr().out
+    assert "carol\tupload" in listing and "dave\tadmin" in listing and secret not in listing
+    assert main(["token", "revoke", "carol", "--db", sqlite_url]) == 0
+    assert main(["token", "revoke", "nobody", "--db", sqlite_url]) == 2
+    with Store(sqlite_url) as store:
+        assert verify_token(store, secret) is None
+    assert main(["token", "list", "--db", sqlite_url]) == 0
+    assert "carol\tupload\tcreated" in capsys.readouterr().out

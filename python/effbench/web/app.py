@@ -8,8 +8,6 @@ carry a CSRF token (double submit: a random cookie that the form must repeat).""
 
 
 import hmac
-import json
-import os
 import secrets
 import tempfile
 from pathlib import Path
@@ -26,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..importers import FORMATS, FormatError, parse_file
 from ..records import dumps_record
-from ..store.db import Store, StoreError
+from ..store.db import Store
 from . import query
 from .tokens import Identity, verify_token
 

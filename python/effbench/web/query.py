@@ -17,7 +17,7 @@ from sqlalchemy import Text, cast, func, select, tuple_
 
 from ..records import IDENTITY_INT_FIELDS
 from ..store.db import Store
-from ..store.models import ApiToken, Benchmark, Machine, Measurement, MpiLibrary, Run
+from ..store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
 
 X_FIELDS = {"bytes": "message size [bytes]", "procs": "processes",
             "param_value": "parameter value (SKaMPI)"}
@@ -341,4 +341,4 @@ def delete_run(store: Store, run_id: int) -> None:
 
 __all__ = ["RunFilter", "find_runs", "get_runs", "filter_choices", "benchmarks_of",
            "parse_selection", "measurements", "plot_data", "measurements_csv", "run_tables",
-           "run_owner", "delete_run", "ApiToken"]
+           "run_owner", "delete_run"]
