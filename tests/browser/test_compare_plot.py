@@ -104,6 +104,13 @@ def test_upload_choose_plot_zoom_download(page, site, tmp_path):
         page.click("#download-svg")
     svg = open(info.value.path()).read()
     assert svg.startswith("<svg") and "PingPong" in svg
+    with page.expect_download() as info:
+        page.click("#download-png")
+    assert open(info.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    # the axis buttons switch to linear axes
+    page.locator("#plot .updatemenu-button").nth(2).click()
+    page.wait_for_function("document.getElementById('plot').layout.xaxis.type === 'linear'")
+    assert "xlog=0" in page.url and "x0" not in page.url
     assert not [p for p in page.problems if "Content Security Policy" in p or "Refused" in p], \
         page.problems
     assert page.problems == []
