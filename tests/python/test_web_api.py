@@ -339,3 +339,40 @@ def test_token_commands(sqlite_url, capsys):
         assert verify_token(store, secret) is None
     assert main(["token", "list", "--db", sqlite_url]) == 0
     assert "carol\tupload\tcreated" in capsys.readouterr().out
+
+
+def test_migration_0002_keeps_existing_runs(db_url):
+    """A store made before the web tables: upgrading adds them and loses nothing (a batch copy
+    of `run` on SQLite would cascade-delete every measurement)."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+    from effbench.store.db import MIGRATIONS
+    engine = create_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(text(
+            "INSERT INTO run (id, content_hash, tool, component, procs, \"check\", "
+            "source_format, imported_at, run_record) VALUES (7, 'abc', 'effbench', 'mpi1', 2, "
+            "false, 'jsonl', '2026-01-01 00:00:00', '{}')"))
+        conn.execute(text("INSERT INTO benchmark (id, component, name) "
+                          "VALUES (3, 'mpi1', 'PingPong')"))
+        conn.execute(text("INSERT INTO measurement (run_id, benchmark_id, seq, procs, bytes, "
+                          "t_avg_us, extra) VALUES (7, 3, 0, 2, 8, 1.25, '{}')"))
+        conn.execute(text("INSERT INTO summary (run_id, seq, record) VALUES (7, 0, '{}')"))
+    engine.dispose()
+    with Store(db_url) as store:
+        counts = store.counts()
+        assert (counts["run"], counts["measurement"], counts["summary"]) == (1, 1, 1)
+        with store.engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() \
+                == "0002"
+        client = TestClient(create_app(store=store))
+        assert client.get("/api/runs/7").json()["uploader"] is None
+        plot = client.get("/api/plot", params={"sel": "7:mpi1/PingPong"}).json()
+        assert plot["traces"][0]["y"] == [1.25]
