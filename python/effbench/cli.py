@@ -108,6 +108,36 @@ def cmd_run(args) -> int:
     return run_effbench(args)
 
 
+def cmd_serve(args) -> int:
+    import uvicorn
+    from .web import create_app
+    with Store(args.db) as store:
+        app = create_app(store=store, max_upload_bytes=args.max_upload_mb * 1024 * 1024)
+        print(f"serving {store.display_url} on http://{args.host}:{args.port}/", flush=True)
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return EXIT_OK
+
+
+def cmd_token(args) -> int:
+    from .web.tokens import create_token, list_tokens, revoke_token
+    with Store(args.db) as store:
+        if args.token_command == "create":
+            secret = create_token(store, args.name, admin=args.admin)
+            print(secret)
+            print(f"token '{args.name}'{' (admin)' if args.admin else ''} created; it is shown "
+                  "only now, the store keeps its hash", file=sys.stderr)
+        elif args.token_command == "list":
+            for t in list_tokens(store):
+                state = f"revoked {t['revoked_at']:%Y-%m-%d %H:%M}" if t["revoked_at"] \
+                    else "active"
+                print(f"{t['id']}\t{t['name']}\t{'admin' if t['admin'] else 'upload'}\t"
+                      f"created {t['created_at']:%Y-%m-%d %H:%M}\t{state}")
+        else:
+            revoke_token(store, args.name)
+            print(f"token '{args.name}' revoked")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="effbench-results", description=__doc__)
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -167,6 +197,30 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("component", metavar="COMPONENT")
     s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("serve", help="web application: browse, compare, upload (docs/web.md)")
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
+                   "127.0.0.1; put a TLS proxy in front for a public server)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    s.add_argument("--max-upload-mb", type=int, default=64,
+                   help="largest accepted upload in MiB (default 64)")
+    s.add_argument("--log-level", default="info",
+                   choices=("critical", "error", "warning", "info", "debug"))
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_serve)
+
+    s = sub.add_parser("token", help="API tokens of the web application (admin command)")
+    tsub = s.add_subparsers(dest="token_command", required=True)
+    t = tsub.add_parser("create", help="create a token and print it (only this once)")
+    t.add_argument("name", help="who the token is for; runs record it as their uploader")
+    t.add_argument("--admin", action="store_true", help="may delete any run")
+    t.add_argument("--db", help=db_help)
+    t = tsub.add_parser("list", help="list tokens (never their secrets)")
+    t.add_argument("--db", help=db_help)
+    t = tsub.add_parser("revoke", help="revoke a token; its runs keep naming it")
+    t.add_argument("name")
+    t.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_token)
     return p
 
 

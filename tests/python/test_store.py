@@ -70,18 +70,20 @@ def test_interrupted_import_leaves_database_unchanged(db_url, samples):
         before = store.counts()
         inserted = []
 
-        def fail_midway(mapper, connection, target):
-            inserted.append(target)
-            if len(inserted) == 200:
+        # Measurements go in with one bulk INSERT, after the run, machine, library and
+        # benchmark rows of the same transaction: interrupt that statement.
+        def fail_midway(conn, cursor, statement, parameters, context, executemany):
+            inserted.append(statement)
+            if statement.lstrip().upper().startswith("INSERT INTO MEASUREMENT"):
                 raise KeyboardInterrupt("interrupted")
 
-        event.listen(Measurement, "before_insert", fail_midway)
+        event.listen(store.engine, "before_cursor_execute", fail_midway)
         try:
             with pytest.raises(KeyboardInterrupt):
                 store.import_run(parsed)
         finally:
-            event.remove(Measurement, "before_insert", fail_midway)
-        assert len(inserted) == 200
+            event.remove(store.engine, "before_cursor_execute", fail_midway)
+        assert any(s.lstrip().upper().startswith("INSERT INTO RUN") for s in inserted)
         assert store.counts() == before
         # and the same file imports cleanly afterwards
         run_id, created = store.import_run(parsed)

@@ -56,8 +56,14 @@ class Run(Base):
     # The `run` and `end` records as written, so that export gives back exactly what came in.
     run_record: Mapped[dict] = mapped_column(JSON)
     end_record: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    # Set by the web upload (migration 0002): who uploaded it, and what the uploader said.
+    uploader_id: Mapped[int | None] = mapped_column(ForeignKey("api_token.id"), nullable=True,
+                                                    index=True)
+    network: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    notes: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     machine: Mapped[Machine | None] = relationship()
+    uploader: Mapped["ApiToken | None"] = relationship()
     mpi_library: Mapped[MpiLibrary | None] = relationship()
     measurements: Mapped[list["Measurement"]] = relationship(
         back_populates="run", cascade="all, delete-orphan", order_by="Measurement.seq")
@@ -105,3 +111,15 @@ class Summary(Base):
     record: Mapped[dict] = mapped_column(JSON)
 
     run: Mapped[Run] = relationship(back_populates="summaries")
+
+
+class ApiToken(Base):
+    """An upload token of the web application: only the SHA-256 of the secret is kept."""
+
+    __tablename__ = "api_token"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(255), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)

@@ -1,0 +1,74 @@
+"""Shared by the web tests (tests/python/test_web_*.py) and the browser tests (tests/browser):
+hand-written effbench JSON Lines runs (docs/json-lines.md) and a live server in a thread."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+
+SIZES = (0, 1, 4, 16, 64, 256, 1024, 4096)
+
+
+def run_records(machine: str = "node1", library: str = "Open MPI v4.1.4, package: Debian",
+                procs: int = 2, start: str = "2026-11-20T10:00:00Z", scale: float = 1.0,
+                benchmarks=("PingPong", "PingPing"), sizes=SIZES) -> list[dict]:
+    """One mpi1 run; times carry digits beyond what any text format prints, so that a lost
+    digit anywhere shows."""
+    recs = [{"type": "run", "schema": 1, "tool": "effbench", "version": "0.1.0",
+             "component": "mpi1", "start": start, "procs": procs,
+             "hosts": [{"name": machine, "ranks": list(range(procs))}],
+             "uname": {"sysname": "Linux", "nodename": machine, "release": "6.1.0",
+                       "version": "#1 SMP", "machine": "x86_64"},
+             "mpi_library": library, "mpi_version": "3.1",
+             "thread_level": "MPI_THREAD_SINGLE",
+             "command_line": ["effbench", "mpi1", *benchmarks],
+             "options": {"msglog_min": 0, "msglog_max": 12, "time": 0.05}, "check": False}]
+    for b_index, bench in enumerate(benchmarks):
+        for size in sizes:
+            t = scale * (0.3 + 0.1 * b_index + size / 3000.0 + 1 / 7)
+            recs.append({"type": "result", "schema": 1, "component": "mpi1", "benchmark": bench,
+                         "group": None, "mode": None, "procs": procs, "bytes": size,
+                         "repetitions": 1000, "t_min_us": t * 0.97, "t_max_us": t * 1.03,
+                         "t_avg_us": t,
+                         "mbytes_per_s": size / t / 1.048576 if size else 0.0,
+                         "defects": None})
+    recs.append({"type": "end", "schema": 1, "status": "ok", "message": None,
+                 "elapsed_s": 1.25 * scale})
+    return recs
+
+
+def write_run(path: Path, **kw) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in run_records(**kw)))
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """The app under uvicorn on 127.0.0.1 and a free port, in a thread of the test process."""
+
+    def __init__(self, app):
+        import uvicorn
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.05)
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
