@@ -9,23 +9,11 @@
 #include "imb/nbc.h"
 
 #include "core/driver.h"
+#include "core/overlap.h"
 #include "core/registry.h"
 #include "imb/coll.h"
 
 #include <stdio.h>
-
-double eb_nbc_overlap_pct(double t_pure, double t_cpu, double t_ovrl)
-{
-    double lo = t_pure < t_cpu ? t_pure : t_cpu;
-    if (!(lo > 0))
-        return 0.0;
-    double f = (t_pure + t_cpu - t_ovrl) / lo;
-    if (f > 1)
-        f = 1;
-    if (f < 0)
-        f = 0;
-    return 100.0 * f;
-}
 
 /* Start + wait: the _pure kernel, and the overlap flavour's warm-up,
  * repetition probe and t_pure.  Once the overlap flavour has calibrated its
@@ -74,7 +62,7 @@ static double overlap_measure(eb_ctx *c, long n)
     c->extra[X_OVRL] = t_ovrl * 1e6;
     c->extra[X_PURE] = t_pure * 1e6;
     c->extra[X_CPU] = t_cpu * 1e6;
-    c->extra[X_OVERLAP] = eb_nbc_overlap_pct(t_pure, t_cpu, t_ovrl);
+    c->extra[X_OVERLAP] = eb_overlap_percent(t_pure, t_cpu, t_ovrl);
     /* the primary time: the driver takes the extras from the rank where it
      * is largest, as the guide asks (the process with the biggest t_ovrl) */
     return t_ovrl;

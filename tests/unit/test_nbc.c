@@ -2,6 +2,7 @@
  * kernel's calibration, and the Reduce_scatter split both families use. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "core/cpu_exploit.h"
+#include "core/overlap.h"
 #include "imb/coll.h"
 #include "imb/nbc.h"
 #include "unit.h"
@@ -16,23 +17,23 @@
 static void test_overlap(void)
 {
     /* perfect overlap: t_ovrl = max(t_pure, t_CPU) */
-    CHECK(NEAR(eb_nbc_overlap_pct(10, 10, 10), 100));
-    CHECK(NEAR(eb_nbc_overlap_pct(10, 4, 10), 100));
-    CHECK(NEAR(eb_nbc_overlap_pct(4, 10, 10), 100));
+    CHECK(NEAR(eb_overlap_percent(10, 10, 10), 100));
+    CHECK(NEAR(eb_overlap_percent(10, 4, 10), 100));
+    CHECK(NEAR(eb_overlap_percent(4, 10, 10), 100));
     /* none: t_ovrl = t_pure + t_CPU, and worse is clamped to 0 */
-    CHECK(NEAR(eb_nbc_overlap_pct(10, 10, 20), 0));
-    CHECK(NEAR(eb_nbc_overlap_pct(10, 10, 35), 0));
+    CHECK(NEAR(eb_overlap_percent(10, 10, 20), 0));
+    CHECK(NEAR(eb_overlap_percent(10, 10, 35), 0));
     /* faster than perfect (noise) is clamped to 100 */
-    CHECK(NEAR(eb_nbc_overlap_pct(10, 10, 5), 100));
+    CHECK(NEAR(eb_overlap_percent(10, 10, 5), 100));
     /* partial: (10 + 10 - 15) / 10 */
-    CHECK(NEAR(eb_nbc_overlap_pct(10, 10, 15), 50));
+    CHECK(NEAR(eb_overlap_percent(10, 10, 15), 50));
     /* t_CPU > t_pure: divided by the smaller one, t_pure: (4 + 12 - 14) / 4 */
-    CHECK(NEAR(eb_nbc_overlap_pct(4, 12, 14), 50));
+    CHECK(NEAR(eb_overlap_percent(4, 12, 14), 50));
     /* and the other way round: (12 + 4 - 15) / 4 */
-    CHECK(NEAR(eb_nbc_overlap_pct(12, 4, 15), 25));
+    CHECK(NEAR(eb_overlap_percent(12, 4, 15), 25));
     /* nothing to overlap with */
-    CHECK(NEAR(eb_nbc_overlap_pct(0, 5, 5), 0));
-    CHECK(NEAR(eb_nbc_overlap_pct(5, 0, 5), 0));
+    CHECK(NEAR(eb_overlap_percent(0, 5, 5), 0));
+    CHECK(NEAR(eb_overlap_percent(5, 0, 5), 0));
 }
 
 static int cmp_double(const void *a, const void *b)
