@@ -624,6 +624,7 @@ static int beff_main(const eb_component *self, int argc, char **argv)
     beff_lengths(r.lmax, r.len, &r.a);
     r.nmeth = r.opt.split_nonblocking ? 5 : 3;
     eb_sysinfo_collect(&r.si, provided);
+    eb_warn_oversubscription();
 
     /* Buffers of 6 * L_max for sending and receiving must fit. */
     double need = 2.0 * BEFF_BUF_FACTOR * (double)r.lmax;

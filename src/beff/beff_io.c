@@ -639,6 +639,7 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
     probe_path(r);
 
     eb_sysinfo_collect(&r->si, provided);
+    eb_warn_oversubscription();
     eb_jsonl_open(r->json_path);
     eb_json rj;
     eb_jsonl_run_begin(&rj, "beff_io", &r->si, argc, argv, r->check);

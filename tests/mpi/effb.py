@@ -25,6 +25,8 @@ OPENMPI_ENV = {
     "OMPI_MCA_rmaps_base_oversubscribe": "1",
     # Oversubscribed ranks must yield, or 4 ranks on 2 cores crawl.
     "OMPI_MCA_mpi_yield_when_idle": "1",
+    # osc/rdma fails MPI_Win_create in containers; pt2pt works everywhere.
+    "OMPI_MCA_osc": "pt2pt",
 }
 
 

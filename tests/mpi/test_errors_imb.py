@@ -29,24 +29,7 @@ def test_unknown_benchmark_names_the_name():
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Sendrecvv' for IMB-MPI1; known:")
 
 
-@pytest.mark.parametrize("args,message", [
-    (["-npmin", "zero"], "-npmin zero: expected a positive integer"),
-    (["-time", "fast"], "-time fast: expected a positive number of seconds"),
-    (["-iter", "12,x"], "-iter 12,x: expected msgspersample[,overall_vol_MB[,msgs_nonaggr]]"
-                        "[,off|dynamic|multiple_np|auto]"),
-    (["-multi", "3"], "-multi 3: expected 0 or 1"),
-    (["-msglog", "9:3"], "-msglog 9:3: minlog 9 is larger than maxlog 3"),
-    (["-map", "2x2"], "-map 2x2: the matrix has 4 places but 3 processes run"),
-    (["-msglen", "/nonexistent/lengths"],
-     "-msglen /nonexistent/lengths: cannot read: No such file or directory"),
-    (["-input", "/nonexistent/select"],
-     "-input /nonexistent/select: cannot read: No such file or directory"),
-    (["-bogus"], "unknown option '-bogus' (see IMB-MPI1 -h)"),
-    (["--json", "/nonexistent/dir/out.jsonl"],
-     "--json /nonexistent/dir/out.jsonl: cannot write: No such file or directory"),
-])
-def test_bad_option(args, message):
-    assert_user_error(run(3, "IMB-MPI1", *args), message)
+# The single-option errors are in test_bad_inputs.py's table (all components).
 
 
 def test_malformed_files_name_file_and_line(tmp_path):

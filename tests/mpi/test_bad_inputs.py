@@ -1,0 +1,132 @@
+"""The bad-input table of every component: each case gets exactly one
+message from rank 0 naming the problem (and the file and line where there is
+one), exit status 2 from every rank, and ends within 5 seconds: no hang, no
+MPI_Abort, nothing measured.
+
+Per-component test files check more of each (their own formats, partial
+output); this table is the one place that covers them all the same way."""
+import pytest
+
+from effb import run
+
+LIMIT_S = 5.0
+
+# Files a case may name by key; written into tmp_path by the test.
+FILES = {
+    "lengths": "0\n1024\n4k\n",
+    "select": "# my selection\nPingPong\nPing Pong\n",
+    "info": "striping_factor\n",
+    "hints_fields": "all striping_factor\n",
+    "hints_types": "9 a b\n",
+    "sk_key": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1;\n  Stepwidht = 2;\n}\n",
+    "sk_type": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 999;\n}\n",
+    "sk_basetype": "@MEMORY 64\n@BASETYPE1 MPI_COMPLEX17\n@MEASUREMENTS\nS\n{\n  Type = 1;\n}\n",
+    "sk_quantile": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1;\n  Cut_Quantile = 0.7;\n}\n",
+    "sk_notype": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Variation = Length;\n}\n",
+    "sk_memory": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1;\n  End_Argument = 1000000;\n}\n",
+    "sk_twice": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1;\n}\nS\n{\n  Type = 1;\n}\n",
+    "sk_semicolon": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1\n}\n",
+}
+
+# (program and arguments, the message after "effbench: error: ").  {name}
+# stands for the path of FILES[name]; {tmp} for the test's directory.
+CASES = [
+    # IMB-MPI1
+    (["IMB-MPI1", "-npmin", "zero"], "-npmin zero: expected a positive integer"),
+    (["IMB-MPI1", "-time", "fast"], "-time fast: expected a positive number of seconds"),
+    (["IMB-MPI1", "-iter", "12,x"], "-iter 12,x: expected msgspersample[,overall_vol_MB"
+                                    "[,msgs_nonaggr]][,off|dynamic|multiple_np|auto]"),
+    (["IMB-MPI1", "-multi", "3"], "-multi 3: expected 0 or 1"),
+    (["IMB-MPI1", "-msglog", "9:3"], "-msglog 9:3: minlog 9 is larger than maxlog 3"),
+    (["IMB-MPI1", "-map", "2x2"], "-map 2x2: the matrix has 4 places but 2 processes run"),
+    (["IMB-MPI1", "-msglen", "{tmp}/none"], "-msglen {tmp}/none: cannot read: No such file or directory"),
+    (["IMB-MPI1", "-msglen", "{lengths}"], "{lengths}:3: '4k' is not a non-negative message length in bytes"),
+    (["IMB-MPI1", "-input", "{select}"],
+     "{select}:3: 'Ping Pong': a line holds exactly one benchmark name or a # comment"),
+    (["IMB-MPI1", "-bogus"], "unknown option '-bogus' (see IMB-MPI1 -h)"),
+    (["IMB-MPI1", "--json", "{tmp}/no/dir/out.jsonl"],
+     "--json {tmp}/no/dir/out.jsonl: cannot write: No such file or directory"),
+    (["IMB-MPI1", "-repeat", "0"], "-repeat 0: expected a positive number of timed loops"),
+    (["IMB-MPI1", "-sync", "foo"], "-sync foo: expected barrier or window"),
+    (["effbench", "mpi2"], "unknown component 'mpi2' (run `effbench --help` for the list)"),
+    # IMB-NBC
+    (["IMB-NBC", "-time", "x"], "-time x: expected a positive number of seconds"),
+    (["IMB-NBC", "-multi", "2"], "-multi 2: expected 0 or 1"),
+    (["IMB-NBC", "-bogus"], "unknown option '-bogus' (see IMB-NBC -h)"),
+    # IMB-EXT, IMB-RMA
+    (["IMB-EXT", "-iter", "0"], "-iter 0: expected msgspersample[,overall_vol_MB"
+                                "[,msgs_nonaggr]][,off|dynamic|multiple_np|auto]"),
+    (["IMB-EXT", "-bogus"], "unknown option '-bogus' (see IMB-EXT -h)"),
+    (["IMB-RMA", "-npmin", "0"], "-npmin 0: expected a positive integer"),
+    (["IMB-RMA", "-msglog", "30:2"], "-msglog 30:2: minlog 30 is larger than maxlog 2"),
+    # IMB-IO
+    (["IMB-IO", "-mem", "foo"], "-mem foo: expected a positive number of GB"),
+    (["IMB-IO", "-bogus"], "unknown option '-bogus' (see IMB-IO -h)"),
+    (["IMB-IO", "--info", "{info}"], "{info}:1: hint 'striping_factor' has no value (expected 'key value')"),
+    (["IMB-IO", "--info", "{tmp}/none"], "--info {tmp}/none: cannot read: No such file or directory"),
+    # quick mode
+    (["effbench", "quick", "mpi1", "-epsilon", "0"],
+     "-epsilon 0: expected a relative error between 0 and 1, e.g. 0.02"),
+    # b_eff
+    (["b_eff", "--mem-per-proc", "0"], "--mem-per-proc: '0' is not a whole number of MB >= 1"),
+    (["b_eff", "--random-patterns", "-3"], "--random-patterns: '-3' is not a number >= 1"),
+    (["b_eff", "--seed", "x"], "--seed: 'x' is not a number in 0..2^63-1"),
+    (["b_eff", "--protocol", "{tmp}/no/dir/p"], "--protocol: cannot write '{tmp}/no/dir/p'"),
+    (["b_eff", "--rmax", "abc"], "--rmax: 'abc' is not a positive number of GFLOPS"),
+    (["b_eff", "--loop-ms", "-1"], "--loop-ms: '-1' is not a positive number"),
+    # b_eff_io
+    (["b_eff_io", "-T", "0"], "-T: the scheduled time must be positive"),
+    (["b_eff_io", "--path", "{tmp}/none"], "--path {tmp}/none: cannot use: No such file or directory"),
+    (["b_eff_io", "--partitions", "3"], "--partitions 3: 3 is not between 1 and 2 processes"),
+    (["b_eff_io", "--partitions", "1,1"], "--partitions 1,1: 1 appears twice"),
+    (["b_eff_io", "--hints", "{tmp}/none"], "--hints {tmp}/none: cannot read: No such file or directory"),
+    (["b_eff_io", "--path", "{tmp}", "--hints", "{hints_fields}"],
+     "{hints_fields}:1: expected `TYPES KEY VALUE` (TYPES = all or e.g. 0,3), got `all striping_factor`"),
+    (["b_eff_io", "--path", "{tmp}", "--hints", "{hints_types}"],
+     "{hints_types}:1: `9` is not `all` or a list of pattern types 0..4"),
+    (["b_eff_io", "--mem-per-proc", "4", "--mem-per-node", "8"],
+     "--mem-per-proc and --mem-per-node exclude each other"),
+    # SKaMPI
+    (["effbench", "skampi"],
+     "no configuration file (effbench skampi FILE; suites/default.skampi is the default set)"),
+    (["effbench", "skampi", "{tmp}/none.skampi"], "{tmp}/none.skampi: cannot read the configuration file"),
+    (["effbench", "skampi", "{sk_key}"], "{sk_key}:6: suite 'S': unknown key 'Stepwidht'"),
+    (["effbench", "skampi", "{sk_type}"],
+     "{sk_type}:5: suite 'S': key 'Type': unknown type 999 (see the type table in docs/skampi.md)"),
+    (["effbench", "skampi", "{sk_basetype}"],
+     "{sk_basetype}:2: @BASETYPE1: 'MPI_COMPLEX17' is not a supported base type (supported: ..."),
+    (["effbench", "skampi", "{sk_quantile}"], "{sk_quantile}:6: suite 'S': key 'Cut_Quantile': 0.7 must be at most 0.5"),
+    (["effbench", "skampi", "{sk_notype}"], "{sk_notype}:3: suite 'S': missing key 'Type'"),
+    (["effbench", "skampi", "{sk_memory}"],
+     "{sk_memory}:6: suite 'S': key 'End_Argument': 1000000 bytes do not fit the buffers of @MEMORY 64 KB "
+     "(at most 32768 bytes for type 1 on 2 processes)"),
+    (["effbench", "skampi", "{sk_twice}"], "{sk_twice}:7: suite 'S' is defined twice (first on line 3)"),
+    (["effbench", "skampi", "{sk_semicolon}"], "{sk_semicolon}:5: suite 'S': key 'Type': missing ';' after the value"),
+]
+
+
+def _expand(text, tmp_path):
+    names = {name: tmp_path / name for name in FILES}
+    return text.format(tmp=tmp_path, **names)
+
+
+def test_the_table_is_large_enough():
+    assert len(CASES) >= 40
+
+
+@pytest.mark.parametrize("args,message", CASES, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_bad_input(args, message, tmp_path):
+    for name, text in FILES.items():
+        (tmp_path / name).write_text(text)
+    argv = [_expand(a, tmp_path) for a in args]
+    r = run(2, *argv, cwd=tmp_path, timeout=30)
+    assert r.returncode == 2, r
+    errors = [l for l in r.stderr.splitlines() if l.startswith("effbench: error:")]
+    assert len(errors) == 1, r
+    expected = "effbench: error: " + _expand(message, tmp_path)
+    if expected.endswith("..."):  # a list that grows with the component
+        assert errors[0].startswith(expected[:-3]), r
+    else:
+        assert errors[0] == expected, r
+    assert r.elapsed < LIMIT_S, r
+    assert "MPI_ABORT" not in r.stderr and "#bytes" not in r.stdout, r
