@@ -15,8 +15,9 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MPI = os.environ.get("EFFBENCH_MPI", "openmpi")
+# resolved now: tests run programs with other working directories
 BUILD = pathlib.Path(os.environ.get(
-    "EFFBENCH_BUILD", ROOT / ("build" if MPI == "openmpi" else "build-mpich")))
+    "EFFBENCH_BUILD", ROOT / ("build" if MPI == "openmpi" else "build-mpich"))).resolve()
 
 OPENMPI_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT": "1",
