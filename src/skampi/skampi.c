@@ -226,6 +226,9 @@ static void report_point(const suite_run *sr, const sk_point_result *r, long arg
     eb_json_num(&j, "std_error_us", r->std_error * 1e6);
     eb_json_int(&j, "kept", r->kept);
     eb_json_int(&j, "type_number", s->type);
+    eb_json_int(&j, "send_datatype", s->send_datatype);
+    eb_json_int(&j, "recv_datatype", s->recv_datatype);
+    eb_json_str(&j, "basetype", sr->e->cfg->basetype[s->basetype]);
     eb_json_str(&j, "instance", in->name);
     eb_json_str(&j, "pattern", sk_pattern_name(in->pattern));
     eb_json_str(&j, "variation", sk_variation_name(s->variation));
@@ -313,6 +316,10 @@ static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const 
                 in->pattern == SK_COLLECTIVE
                     ? (s->sync == SK_SYNC_WINDOW ? ", sync window" : ", sync barrier")
                     : "");
+        if (s->send_datatype || s->recv_datatype)
+            fprintf(sko, "# datatypes: send pattern %d (%s), receive pattern %d (%s) over @BASETYPE%d %s\n",
+                    s->send_datatype, sk_dt_name(s->send_datatype), s->recv_datatype,
+                    sk_dt_name(s->recv_datatype), s->basetype, cfg->basetype[s->basetype]);
         fprintf(sko, "# begin result \"%s\"\n", s->name);
         fflush(sko);
     }
