@@ -144,10 +144,12 @@ def test_default_suites(tmp_path, np):
         elif name in SIMPLE:
             assert len(recs) == 1 and recs[0]["bytes"] == 0 and recs[0]["calls_per_run"] >= 1
         else:
-            # Dynamic_log from 0 to `end` bytes: 0, then 4 * 4^k, then at most
-            # Max_Steps points in all, refinement inside the grid
+            # Dynamic_log from 0 to `end` bytes: 0, then one element * 4^k, then at
+            # most Max_Steps points in all, refinement inside the grid (an element:
+            # one MPI_INT, or 12 of them for the vector pattern)
             b = [x["bytes"] for x in recs]
-            grid = [0] + [4 * 4 ** k for k in range(6) if 4 * 4 ** k < end] + [end]
+            u = 48 if name in ("Pingpong_Pack_vector", "Pingpong_CopyLoop_vector") else 4
+            grid = [0] + [u * 4 ** k for k in range(6) if u * 4 ** k < end] + [end // u * u]
             g = len(grid)
             assert b[:g] == grid and g <= len(b) <= max(9, g), (name, b)
             assert [x["refined"] for x in recs] == [False] * g + [True] * (len(b) - g)
