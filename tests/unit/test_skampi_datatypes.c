@@ -175,6 +175,23 @@ static long exchange(const sk_basetype *b, int ps, int pr, long bytes)
     sk_msgtype st, rt;
     CHECK_EQ_LONG(sk_msgtype_make(b, ps, bytes, &st, err, sizeof err), 0);
     CHECK_EQ_LONG(sk_msgtype_make(b, pr, bytes, &rt, err, sizeof err), 0);
+    /* a type larger than its layout would write past the buffers: check first */
+    const sk_msgtype *both[2] = {&st, &rt};
+    for (int i = 0; i < 2; i++) {
+        MPI_Aint lb = 0, ext = both[i]->extent, tlb = 0, text = 0;
+        if (both[i]->count) {
+            MPI_Type_get_extent(both[i]->type, &lb, &ext);
+            MPI_Type_get_true_extent(both[i]->type, &tlb, &text);
+        }
+        CHECK_EQ_LONG(lb, 0);
+        CHECK_EQ_LONG(ext, both[i]->extent);
+        if (lb != 0 || ext != both[i]->extent || tlb < 0 || tlb + text > ext) {
+            fprintf(stderr, "pattern %d: MPI's extent differs from the layout's\n", i ? pr : ps);
+            sk_msgtype_free(&st);
+            sk_msgtype_free(&rt);
+            return 1;
+        }
+    }
     sk_block *sbl, *rbl;
     long ns = sk_layout(b, ps, bytes, &sbl), nr = sk_layout(b, pr, bytes, &rbl);
     unsigned char *s = malloc((size_t)st.span + 1), *r = malloc((size_t)rt.span + 2 * PAD);
@@ -201,12 +218,8 @@ static long exchange(const sk_basetype *b, int ps, int pr, long bytes)
     /* MPI's view of the types: size, extent, packed order */
     if (st.count) {
         int size;
-        MPI_Aint lb, ext;
         MPI_Type_size(st.type, &size);
-        MPI_Type_get_extent(st.type, &lb, &ext);
         CHECK_EQ_LONG((long)size * st.count, bytes);
-        CHECK_EQ_LONG(lb, 0);
-        CHECK_EQ_LONG(ext, st.extent);
         int psize, pos = 0;
         MPI_Pack_size(st.count, st.type, MPI_COMM_SELF, &psize);
         char *packed = malloc((size_t)psize), *gathered = malloc((size_t)bytes);
