@@ -116,6 +116,14 @@ void *eb_calloc(size_t n, size_t size)
     return p;
 }
 
+void *eb_realloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        eb_abort("out of memory reallocating %zu bytes", n);
+    return q;
+}
+
 char *eb_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;

@@ -44,6 +44,7 @@ void eb_add_exit_hook(eb_exit_hook hook);
 /* Checked allocation: aborts with a message when memory runs out. */
 void *eb_malloc(size_t n);
 void *eb_calloc(size_t n, size_t size);
+void *eb_realloc(void *p, size_t n);
 char *eb_strdup(const char *s);
 
 #endif

@@ -182,7 +182,7 @@ static int set_key(keyctx *kc, const char *v)
         if (get_long(kc, v, 0, &l))
             return -1;
         char why[EB_ERRLEN];
-        if (sk_datatype_check((int)l, why, sizeof why))
+        if (sk_dt_check((int)l, why, sizeof why))
             return KERR(kc, "%s", why);
         if (kc->k == SK_SEND_DATATYPE_NUMBER)
             s->send_datatype = (int)l;
@@ -293,6 +293,44 @@ static int set_key(keyctx *kc, const char *v)
     return KERR(kc, "internal: unhandled key");
 }
 
+/* The send and receive datatype patterns against the instance and the
+ * lengths (docs/skampi-datatypes.md).  Both sides share the base type and
+ * every pattern holds SK_PATTERN_ELEMS base elements, so their type
+ * signatures match exactly for lengths that are whole elements of both:
+ * Multiple_of must be. */
+static int check_datatypes(const sk_config *c, const sk_suite *s, const sk_instance *in,
+                           char *err, size_t errlen)
+{
+    enum sk_key ks = SK_SEND_DATATYPE_NUMBER, kr = SK_RECEIVE_DATATYPE_NUMBER;
+    if ((in->flags & SK_I_NO_BYTES) && (s->send_datatype || s->recv_datatype))
+        return sk_suite_err(c, s, s->send_datatype ? ks : kr, err, errlen,
+                            "type %d (%s) sends no data: datatype patterns do not apply (0 only)",
+                            s->type, in->name);
+    if ((in->flags & SK_I_REDUCE) && (s->send_datatype || s->recv_datatype))
+        return sk_suite_err(c, s, s->send_datatype ? ks : kr, err, errlen,
+                            "type %d (%s) reduces with MPI_SUM, which MPI defines on built-in "
+                            "datatypes only: datatype pattern 0",
+                            s->type, in->name);
+    if ((in->flags & SK_I_ONE_TYPE) && s->send_datatype != s->recv_datatype)
+        return sk_suite_err(c, s, kr, err, errlen,
+                            "type %d (%s) has one datatype for both directions: %d differs from "
+                            "Send_Datatype_Number %d",
+                            s->type, in->name, s->recv_datatype, s->send_datatype);
+    sk_basetype b;
+    char why[EB_ERRLEN];
+    if (sk_basetype_parse(c->basetype[s->basetype], &b, why, sizeof why))
+        return sk_suite_err(c, s, SK_BASETYPE_NUMBER, err, errlen, "%s", why);
+    long us = sk_dt_unit(&b, s->send_datatype), ur = sk_dt_unit(&b, s->recv_datatype);
+    long q = us > ur ? us : ur; /* one unit is the base size, the other 12 times it */
+    if (s->multiple_of && s->multiple_of % q)
+        return sk_suite_err(c, s, SK_MULTIPLE_OF, err, errlen,
+                            "%ld is not a multiple of %ld bytes, one element of datatype pattern "
+                            "%d over @BASETYPE%d: send and receive types would not match",
+                            s->multiple_of, q, us >= ur ? s->send_datatype : s->recv_datatype,
+                            s->basetype);
+    return 0;
+}
+
 /* Checks that need the whole suite. */
 static int check_suite(const sk_config *c, sk_suite *s, char *err, size_t errlen)
 {
@@ -340,7 +378,7 @@ static int check_suite(const sk_config *c, sk_suite *s, char *err, size_t errlen
             return sk_suite_err(c, s, SK_BASETYPE_NUMBER, err, errlen,
                                 "type %d (%s) reduces with MPI_SUM: %s", s->type, in->name, why);
     }
-    return 0;
+    return check_datatypes(c, s, in, err, errlen);
 }
 
 /* ---- lines ---- */
@@ -411,7 +449,8 @@ static int preamble_line(sk_config *c, char *line, int ln, char *err, size_t err
                           SK_MAX_BASETYPES);
         NEED_VALUE();
         char why[EB_ERRLEN];
-        if (sk_basetype_check(val, why, sizeof why))
+        sk_basetype b;
+        if (sk_basetype_parse(val, &b, why, sizeof why))
             return eb_err(err, errlen, "%s:%d: @%s: %s", c->path, ln, k, why);
         copy(c->basetype[n], sizeof c->basetype[n], val);
         c->basetype_line[n] = ln;

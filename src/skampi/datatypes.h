@@ -1,39 +1,90 @@
 /* The datatype layer of SKaMPI (paper, section 3.2): base types from the
- * preamble (@BASETYPEn) and the datatype pattern over a base type that a
+ * preamble (@BASETYPEn) and the datatype patterns over a base type that a
  * suite sends and receives (Send_Datatype_Number, Receive_Datatype_Number).
+ * docs/skampi-datatypes.md has the numbering table and a picture of each
+ * layout.
  *
- * Supported now: built-in base types MPI_CHAR, MPI_INT, MPI_FLOAT,
- * MPI_DOUBLE and datatype pattern 0 (a contiguous run of the base type).
- * Simple structures and the other datatype patterns are issue 9; they get
- * a "not supported yet" error. */
+ * Every pattern has two descriptions on purpose: the layout (pure: which
+ * bytes of the buffer hold the message, in the order of its type signature)
+ * and the MPI datatype built with the pattern's constructor.  The layout is
+ * the specification: the hand-written copy loops use it, and the tests check
+ * that MPI moves exactly the layout's bytes. */
 #ifndef SK_DATATYPES_H
 #define SK_DATATYPES_H
 
 #include <mpi.h>
 #include <stddef.h>
 
-/* 0 if the @BASETYPE text names a supported base type, else -1 and why. */
-int sk_basetype_check(const char *text, char *err, size_t errlen);
-/* 1 if MPI_SUM is defined for it (not MPI_CHAR), else 0 and why. */
+#define SK_BASE_MAX_TRIPLES 8
+/* Base-type elements in one element of every datatype pattern but 0: all
+ * patterns have the same size. */
+#define SK_PATTERN_ELEMS 12
+#define SK_DYNAMIC_VECTOR 50 /* the paper's number (Figure 1) */
+
+/* A base type: a built-in MPI type, or a simple structure of triples
+ * (count, byte offset, built-in type). */
+typedef struct {
+    int n;                        /* triples; a built-in type is one (1, 0, t) */
+    int structured;               /* written as triples */
+    int count[SK_BASE_MAX_TRIPLES];
+    long offset[SK_BASE_MAX_TRIPLES];
+    int builtin[SK_BASE_MAX_TRIPLES]; /* index into the built-in table */
+    long size;                    /* bytes of data */
+    long extent;                  /* bytes from one element to the next */
+} sk_basetype;
+
+/* Parse a @BASETYPE value; 0, or -1 and why. */
+int sk_basetype_parse(const char *text, sk_basetype *b, char *err, size_t errlen);
+/* 1 if MPI_SUM is defined for it (a numeric built-in type), else 0 and why. */
 int sk_basetype_reducible(const char *text, char *err, size_t errlen);
-/* Size in bytes of a supported base type (0 if unknown). */
-int sk_basetype_size(const char *text);
-/* The MPI datatype of a supported base type (MPI_DATATYPE_NULL if unknown). */
-MPI_Datatype sk_basetype_mpi(const char *text);
 
-/* 0 if datatype pattern `number` is supported, else -1 and why. */
-int sk_datatype_check(int number, char *err, size_t errlen);
+/* 0 if datatype pattern `number` exists, else -1 and why. */
+int sk_dt_check(int number, char *err, size_t errlen);
+const char *sk_dt_name(int number);
+/* The MPI constructor(s) the pattern uses. */
+const char *sk_dt_constructor(int number);
+/* Numbers of all patterns, ascending; returns how many. */
+int sk_dt_numbers(const int **numbers);
+/* Bytes of data in one element of the pattern (the base type's size for 0):
+ * message lengths are whole multiples of it. */
+long sk_dt_unit(const sk_basetype *b, int number);
+/* Bytes of buffer a message of `bytes` data bytes occupies. */
+long sk_dt_span(const sk_basetype *b, int number, long bytes);
+/* An upper bound of span / bytes over all lengths (for @MEMORY). */
+double sk_dt_spread(const sk_basetype *b, int number);
 
-/* The datatype a suite communicates with: pattern `number` over the base
- * type; `count` of them make a message.  With pattern 0 it is the base type
- * itself (no MPI_Type_free needed: sk_datatype_free handles both). */
+/* A piece of a message: `len` bytes at byte `off` of the buffer. */
+typedef struct {
+    long off, len;
+} sk_block;
+
+/* The layout of a message of `bytes` data bytes (a multiple of the unit):
+ * its blocks in type-signature order, adjacent ones merged.  Returns the
+ * number of blocks (*blocks is malloc'ed). */
+long sk_layout(const sk_basetype *b, int number, long bytes, sk_block **blocks);
+
+/* The hand-written copy loops: gather a layout's bytes into a contiguous
+ * buffer, scatter them back, or copy from one layout to another (both of
+ * the same number of data bytes). */
+void sk_layout_gather(char *dst, const char *src, const sk_block *bl, long n);
+void sk_layout_scatter(char *dst, const char *src, const sk_block *bl, long n);
+void sk_layout_copy(char *dst, const sk_block *dbl, long dn, const char *src, const sk_block *sbl,
+                    long sn);
+
+/* How one side of a suite communicates a message: `count` elements of
+ * `type` (pattern 50 is one vector built for the message's length). */
 typedef struct {
     MPI_Datatype type;
-    int size;    /* bytes of data in one element */
-    int derived; /* needs MPI_Type_free */
-} sk_datatype;
+    int count;
+    long extent;  /* bytes from one element to the next */
+    long span;    /* count * extent */
+    long bytes;   /* data bytes */
+    int derived;  /* needs MPI_Type_free */
+} sk_msgtype;
 
-int sk_datatype_make(const char *basetype, int number, sk_datatype *d, char *err, size_t errlen);
-void sk_datatype_free(sk_datatype *d);
+/* MPI: the datatype of pattern `number` over `b` for a message of `bytes`. */
+int sk_msgtype_make(const sk_basetype *b, int number, long bytes, sk_msgtype *t, char *err,
+                    size_t errlen);
+void sk_msgtype_free(sk_msgtype *t);
 
 #endif

@@ -11,6 +11,7 @@ enum sk_pattern { SK_PINGPONG, SK_COLLECTIVE, SK_MASTER_WORKER, SK_SIMPLE };
 enum {
     SK_I_REDUCE = 1,   /* MPI_SUM on the base type: numeric base types only */
     SK_I_NO_BYTES = 2, /* no message (Barrier, Comm_split): length not variable */
+    SK_I_ONE_TYPE = 4, /* one datatype for sending and receiving (Sendrecv_replace) */
 };
 
 /* Buffer needs per process for a message of m bytes on p processes. */

@@ -26,11 +26,16 @@ typedef struct {
     const sk_suite_ctx *sc;
     MPI_Comm comm;
     int rank, size;
-    MPI_Datatype type;
-    int count;       /* elements of one message */
+    /* every send uses st, every receive rt (the suite's datatype patterns) */
+    sk_msgtype st, rt;
     size_t bytes;
     long chunks;     /* master-worker: chunks per measurement */
-    int *counts, *displs;
+    int *scounts, *sdispls, *rcounts, *rdispls; /* v-collectives, in elements */
+    /* layouts for the copy loops (memcpy, the root's own block, type 48) */
+    sk_block *sbl, *rbl;
+    long nsb, nrb;
+    char *pack;      /* types 47 and 48: the packed message */
+    int packsize;
     MPI_Request *reqs;
     char *bsend;
     int bsend_size;
@@ -50,48 +55,87 @@ static void wait_probe(call *c, int src)
         MPI_Iprobe(src, TAG_PING, c->comm, &flag, &st);
 }
 
+/* Types 47 and 48: the message travels packed, by MPI_Pack or by the
+ * copy loop over the layout, as MPI_PACKED / MPI_BYTE. */
+static void send_packed(call *c, int to)
+{
+    int pos = (int)c->bytes;
+    if (c->sc->s->type == 47) {
+        pos = 0;
+        MPI_Pack(c->e->sbuf, c->st.count, c->st.type, c->pack, c->packsize, &pos, c->comm);
+        MPI_Send(c->pack, pos, MPI_PACKED, to, TAG_PING, c->comm);
+        return;
+    }
+    sk_layout_gather(c->pack, c->e->sbuf, c->sbl, c->nsb);
+    MPI_Send(c->pack, pos, MPI_BYTE, to, TAG_PING, c->comm);
+}
+
+static void recv_packed(call *c, int from)
+{
+    if (c->sc->s->type == 47) {
+        int pos = 0;
+        MPI_Recv(c->pack, c->packsize, MPI_PACKED, from, TAG_PING, c->comm, MPI_STATUS_IGNORE);
+        MPI_Unpack(c->pack, c->packsize, &pos, c->e->rbuf, c->rt.count, c->rt.type, c->comm);
+        return;
+    }
+    MPI_Recv(c->pack, (int)c->bytes, MPI_BYTE, from, TAG_PING, c->comm, MPI_STATUS_IGNORE);
+    sk_layout_scatter(c->e->rbuf, c->pack, c->rbl, c->nrb);
+}
+
 static void pingpong(call *c)
 {
     int me = c->rank, other = 1 - me, t = c->sc->s->type;
     char *s = c->e->sbuf, *r = c->e->rbuf;
+    int sn = c->st.count, rn = c->rt.count;
+    MPI_Datatype st = c->st.type, rt = c->rt.type;
     MPI_Request rq;
     if (t == 8) {
-        MPI_Sendrecv(s, c->count, c->type, other, TAG_PING, r, c->count, c->type, other, TAG_PING,
-                     c->comm, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(s, sn, st, other, TAG_PING, r, rn, rt, other, TAG_PING, c->comm,
+                     MPI_STATUS_IGNORE);
         return;
     }
-    if (t == 34) {
-        MPI_Sendrecv_replace(r, c->count, c->type, other, TAG_PING, other, TAG_PING, c->comm,
+    if (t == 34) { /* one datatype: the configuration makes both the same */
+        MPI_Sendrecv_replace(r, rn, rt, other, TAG_PING, other, TAG_PING, c->comm,
                              MPI_STATUS_IGNORE);
+        return;
+    }
+    if (t == 47 || t == 48) {
+        if (me == 0) {
+            send_packed(c, other);
+            recv_packed(c, other);
+        } else {
+            recv_packed(c, other);
+            send_packed(c, other);
+        }
         return;
     }
     for (int step = 0; step < 2; step++) {
         int sending = (step == 0) == (me == 0);
         if (sending) {
             switch (t) {
-            case 5: MPI_Ssend(s, c->count, c->type, other, TAG_PING, c->comm); break;
+            case 5: MPI_Ssend(s, sn, st, other, TAG_PING, c->comm); break;
             case 6:
-                MPI_Isend(s, c->count, c->type, other, TAG_PING, c->comm, &rq);
+                MPI_Isend(s, sn, st, other, TAG_PING, c->comm, &rq);
                 MPI_Wait(&rq, MPI_STATUS_IGNORE);
                 break;
-            case 7: MPI_Bsend(s, c->count, c->type, other, TAG_PING, c->comm); break;
-            default: MPI_Send(s, c->count, c->type, other, TAG_PING, c->comm); break;
+            case 7: MPI_Bsend(s, sn, st, other, TAG_PING, c->comm); break;
+            default: MPI_Send(s, sn, st, other, TAG_PING, c->comm); break;
             }
         } else {
             switch (t) {
             case 2:
-                MPI_Recv(r, c->count, c->type, other, MPI_ANY_TAG, c->comm, MPI_STATUS_IGNORE);
+                MPI_Recv(r, rn, rt, other, MPI_ANY_TAG, c->comm, MPI_STATUS_IGNORE);
                 break;
             case 3:
-                MPI_Irecv(r, c->count, c->type, other, TAG_PING, c->comm, &rq);
+                MPI_Irecv(r, rn, rt, other, TAG_PING, c->comm, &rq);
                 MPI_Wait(&rq, MPI_STATUS_IGNORE);
                 break;
             case 4:
                 wait_probe(c, other);
-                MPI_Recv(r, c->count, c->type, other, TAG_PING, c->comm, MPI_STATUS_IGNORE);
+                MPI_Recv(r, rn, rt, other, TAG_PING, c->comm, MPI_STATUS_IGNORE);
                 break;
             default:
-                MPI_Recv(r, c->count, c->type, other, TAG_PING, c->comm, MPI_STATUS_IGNORE);
+                MPI_Recv(r, rn, rt, other, TAG_PING, c->comm, MPI_STATUS_IGNORE);
                 break;
             }
         }
@@ -103,21 +147,29 @@ static void pingpong(call *c)
 static void collective(call *c)
 {
     char *s = c->e->sbuf, *r = c->e->rbuf;
-    int n = c->count, P = c->size, me = c->rank;
-    MPI_Datatype t = c->type;
+    int sn = c->st.count, rn = c->rt.count, P = c->size, me = c->rank;
+    /* the reductions (20, 22, 36-38, 44) have one datatype: pattern 0 on both sides */
+    MPI_Datatype st = c->st.type, rt = c->rt.type, t = st;
+    int n = sn;
+    size_t rspan = (size_t)c->rt.span;
     MPI_Comm comm = c->comm;
     switch (c->sc->s->type) {
     case 17: {
         MPI_Request rq[2];
-        MPI_Irecv(r, n, t, (me - 1 + P) % P, TAG_PING, comm, &rq[0]);
-        MPI_Issend(s, n, t, (me + 1) % P, TAG_PING, comm, &rq[1]);
+        MPI_Irecv(r, rn, rt, (me - 1 + P) % P, TAG_PING, comm, &rq[0]);
+        MPI_Issend(s, sn, st, (me + 1) % P, TAG_PING, comm, &rq[1]);
         MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
         break;
     }
-    case 18: MPI_Bcast(s, n, t, 0, comm); break;
+    case 18:
+        if (me == 0)
+            MPI_Bcast(s, sn, st, 0, comm);
+        else
+            MPI_Bcast(s, rn, rt, 0, comm);
+        break;
     case 19: MPI_Barrier(comm); break;
     case 20: MPI_Reduce(s, r, n, t, MPI_SUM, 0, comm); break;
-    case 21: MPI_Alltoall(s, n, t, r, n, t, comm); break;
+    case 21: MPI_Alltoall(s, sn, st, r, rn, rt, comm); break;
     case 22: MPI_Scan(s, r, n, t, MPI_SUM, comm); break;
     case 23: {
         MPI_Comm nc;
@@ -125,43 +177,45 @@ static void collective(call *c)
         MPI_Comm_free(&nc);
         break;
     }
-    case 32: memcpy(r, s, c->bytes); break;
-    case 33: MPI_Gather(s, n, t, r, n, t, 0, comm); break;
-    case 35: MPI_Scatter(s, n, t, r, n, t, 0, comm); break;
+    case 32: sk_layout_copy(r, c->rbl, c->nrb, s, c->sbl, c->nsb); break;
+    case 33: MPI_Gather(s, sn, st, r, rn, rt, 0, comm); break;
+    case 35: MPI_Scatter(s, sn, st, r, rn, rt, 0, comm); break;
     case 36: MPI_Allreduce(s, r, n, t, MPI_SUM, comm); break;
     case 37:
         MPI_Reduce(s, r, n, t, MPI_SUM, 0, comm);
         MPI_Bcast(r, n, t, 0, comm);
         break;
-    case 38: MPI_Reduce_scatter(s, r, c->counts, t, MPI_SUM, comm); break;
-    case 39: MPI_Allgather(s, n, t, r, n, t, comm); break;
-    case 40: MPI_Scatterv(s, c->counts, c->displs, t, r, n, t, 0, comm); break;
-    case 41: MPI_Gatherv(s, n, t, r, c->counts, c->displs, t, 0, comm); break;
-    case 42: MPI_Allgatherv(s, n, t, r, c->counts, c->displs, t, comm); break;
-    case 43: MPI_Alltoallv(s, c->counts, c->displs, t, r, c->counts, c->displs, t, comm); break;
+    case 38: MPI_Reduce_scatter(s, r, c->rcounts, t, MPI_SUM, comm); break;
+    case 39: MPI_Allgather(s, sn, st, r, rn, rt, comm); break;
+    case 40: MPI_Scatterv(s, c->scounts, c->sdispls, st, r, rn, rt, 0, comm); break;
+    case 41: MPI_Gatherv(s, sn, st, r, c->rcounts, c->rdispls, rt, 0, comm); break;
+    case 42: MPI_Allgatherv(s, sn, st, r, c->rcounts, c->rdispls, rt, comm); break;
+    case 43:
+        MPI_Alltoallv(s, c->scounts, c->sdispls, st, r, c->rcounts, c->rdispls, rt, comm);
+        break;
     case 44:
         /* reduce P blocks to the root, then scatter block i to process i */
         MPI_Reduce(s, r, n * P, t, MPI_SUM, 0, comm);
-        MPI_Scatterv(r, c->counts, c->displs, t, s, n, t, 0, comm);
+        MPI_Scatterv(r, c->scounts, c->sdispls, t, s, n, t, 0, comm);
         break;
     case 45:
         if (me == 0) {
-            memcpy(r, s, c->bytes);
+            sk_layout_copy(r, c->rbl, c->nrb, s, c->sbl, c->nsb); /* the root's own block */
             for (int i = 1; i < P; i++)
-                MPI_Recv(r + (size_t)i * c->bytes, n, t, i, TAG_PING, comm, MPI_STATUS_IGNORE);
+                MPI_Recv(r + i * rspan, rn, rt, i, TAG_PING, comm, MPI_STATUS_IGNORE);
         } else {
-            MPI_Send(s, n, t, 0, TAG_PING, comm);
+            MPI_Send(s, sn, st, 0, TAG_PING, comm);
         }
         break;
     case 46:
         if (me == 0) {
-            memcpy(r, s, c->bytes);
+            sk_layout_copy(r, c->rbl, c->nrb, s, c->sbl, c->nsb);
             for (int i = 1; i < P; i++)
-                MPI_Irecv(r + (size_t)i * c->bytes, n, t, i, TAG_PING, comm, &c->reqs[i - 1]);
+                MPI_Irecv(r + i * rspan, rn, rt, i, TAG_PING, comm, &c->reqs[i - 1]);
             MPI_Waitall(P - 1, c->reqs, MPI_STATUSES_IGNORE);
         } else {
             MPI_Request rq;
-            MPI_Isend(s, n, t, 0, TAG_PING, comm, &rq);
+            MPI_Isend(s, sn, st, 0, TAG_PING, comm, &rq);
             MPI_Wait(&rq, MPI_STATUS_IGNORE);
         }
         break;
@@ -174,11 +228,13 @@ static void collective(call *c)
 static void mw_send(call *c, int type, int w, MPI_Request *rq)
 {
     char *s = c->e->sbuf;
+    int n = c->st.count;
+    MPI_Datatype t = c->st.type;
     switch (type) {
-    case 14: MPI_Ssend(s, c->count, c->type, w, TAG_TASK, c->comm); break;
-    case 15: MPI_Isend(s, c->count, c->type, w, TAG_TASK, c->comm, rq); break;
-    case 16: MPI_Bsend(s, c->count, c->type, w, TAG_TASK, c->comm); break;
-    default: MPI_Send(s, c->count, c->type, w, TAG_TASK, c->comm); break;
+    case 14: MPI_Ssend(s, n, t, w, TAG_TASK, c->comm); break;
+    case 15: MPI_Isend(s, n, t, w, TAG_TASK, c->comm, rq); break;
+    case 16: MPI_Bsend(s, n, t, w, TAG_TASK, c->comm); break;
+    default: MPI_Send(s, n, t, w, TAG_TASK, c->comm); break;
     }
 }
 
@@ -197,7 +253,7 @@ static void mw_master(call *c)
             if (type == 15)
                 MPI_Waitall(k, c->reqs, MPI_STATUSES_IGNORE);
             for (int w = 1; w <= k; w++)
-                MPI_Recv(r, c->count, c->type, w, TAG_RESULT, c->comm, MPI_STATUS_IGNORE);
+                MPI_Recv(r, c->rt.count, c->rt.type, w, TAG_RESULT, c->comm, MPI_STATUS_IGNORE);
             left -= k;
         }
     } else {
@@ -207,11 +263,11 @@ static void mw_master(call *c)
             c->reqs[w] = MPI_REQUEST_NULL;
         char *active = eb_calloc((size_t)W + 1, 1);
         for (int w = 1; w <= W && sent < C; w++, sent++) {
-            MPI_Send(c->e->sbuf, c->count, c->type, w, TAG_TASK, c->comm);
+            MPI_Send(c->e->sbuf, c->st.count, c->st.type, w, TAG_TASK, c->comm);
             active[w] = 1;
             if (type != 12)
-                MPI_Irecv(r + (size_t)(w - 1) * c->bytes, c->count, c->type, w, TAG_RESULT, c->comm,
-                          &c->reqs[w - 1]);
+                MPI_Irecv(r + (size_t)(w - 1) * (size_t)c->rt.span, c->rt.count, c->rt.type, w,
+                          TAG_RESULT, c->comm, &c->reqs[w - 1]);
         }
         int next = 1;
         while (got < C) {
@@ -228,16 +284,16 @@ static void mw_master(call *c)
                 MPI_Waitany(W, c->reqs, &idx, MPI_STATUS_IGNORE);
                 w = idx + 1;
             } else {
-                MPI_Recv(r, c->count, c->type, MPI_ANY_SOURCE, TAG_RESULT, c->comm, &st);
+                MPI_Recv(r, c->rt.count, c->rt.type, MPI_ANY_SOURCE, TAG_RESULT, c->comm, &st);
                 w = st.MPI_SOURCE;
             }
             got++;
             if (sent < C) {
-                MPI_Send(c->e->sbuf, c->count, c->type, w, TAG_TASK, c->comm);
+                MPI_Send(c->e->sbuf, c->st.count, c->st.type, w, TAG_TASK, c->comm);
                 sent++;
                 if (type != 12)
-                    MPI_Irecv(r + (size_t)(w - 1) * c->bytes, c->count, c->type, w, TAG_RESULT,
-                              c->comm, &c->reqs[w - 1]);
+                    MPI_Irecv(r + (size_t)(w - 1) * (size_t)c->rt.span, c->rt.count, c->rt.type, w,
+                              TAG_RESULT, c->comm, &c->reqs[w - 1]);
             } else {
                 active[w] = 0;
             }
@@ -252,10 +308,11 @@ static void mw_worker(call *c)
 {
     for (;;) {
         MPI_Status st;
-        MPI_Recv(c->e->rbuf, c->count, c->type, 0, MPI_ANY_TAG, c->comm, &st);
+        MPI_Recv(c->e->rbuf, c->rt.count, c->rt.type, 0, MPI_ANY_TAG, c->comm, &st);
         if (st.MPI_TAG == TAG_STOP)
             return;
-        MPI_Send(c->e->rbuf, c->count, c->type, 0, TAG_RESULT, c->comm);
+        /* the result goes back with the send datatype, from the same buffer */
+        MPI_Send(c->e->rbuf, c->st.count, c->st.type, 0, TAG_RESULT, c->comm);
     }
 }
 
@@ -460,21 +517,42 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
     if (c.comm != MPI_COMM_NULL) {
         MPI_Comm_rank(c.comm, &c.rank);
         MPI_Comm_size(c.comm, &c.size);
-        c.type = sc->dt.type;
-        c.count = (int)count;
-        c.bytes = (size_t)count * (size_t)sc->dt.size;
+        c.bytes = (size_t)count * (size_t)sc->base.size;
+        char why[EB_ERRLEN];
+        if (sk_msgtype_make(&sc->base, s->send_datatype, (long)c.bytes, &c.st, why, sizeof why) ||
+            sk_msgtype_make(&sc->base, s->recv_datatype, (long)c.bytes, &c.rt, why, sizeof why))
+            eb_abort("skampi: suite %s: %s", s->name, why); /* the plan's lengths are whole units */
         c.chunks = chunks;
-        c.counts = eb_malloc((size_t)c.size * sizeof *c.counts);
-        c.displs = eb_malloc((size_t)c.size * sizeof *c.displs);
+        c.scounts = eb_malloc((size_t)c.size * sizeof *c.scounts);
+        c.sdispls = eb_malloc((size_t)c.size * sizeof *c.sdispls);
+        c.rcounts = eb_malloc((size_t)c.size * sizeof *c.rcounts);
+        c.rdispls = eb_malloc((size_t)c.size * sizeof *c.rdispls);
         for (int i = 0; i < c.size; i++) {
-            c.counts[i] = c.count;
-            c.displs[i] = i * c.count;
+            c.scounts[i] = c.st.count;
+            c.sdispls[i] = i * c.st.count;
+            c.rcounts[i] = c.rt.count;
+            c.rdispls[i] = i * c.rt.count;
+        }
+        if (s->type == 32 || s->type == 45 || s->type == 46 || s->type == 48) {
+            c.nsb = sk_layout(&sc->base, s->send_datatype, (long)c.bytes, &c.sbl);
+            c.nrb = sk_layout(&sc->base, s->recv_datatype, (long)c.bytes, &c.rbl);
+        }
+        if (s->type == 47 || s->type == 48) {
+            int ps = (int)c.bytes, pr = (int)c.bytes;
+            if (s->type == 47) {
+                MPI_Pack_size(c.st.count, c.st.type, c.comm, &ps);
+                MPI_Pack_size(c.rt.count, c.rt.type, c.comm, &pr);
+            }
+            c.packsize = ps > pr ? ps : pr;
+            c.pack = eb_malloc((size_t)c.packsize);
         }
         c.reqs = eb_malloc((size_t)c.size * sizeof *c.reqs);
         if (s->type == 7 || s->type == 16 || s->type == 28) {
             /* room for every message that can be in flight, 4 times over */
             long msgs = s->type == 16 ? c.size : 1;
-            c.bsend_size = (int)(4 * msgs * ((long)c.bytes + MPI_BSEND_OVERHEAD));
+            int packed;
+            MPI_Pack_size(c.st.count, c.st.type, c.comm, &packed);
+            c.bsend_size = (int)(4 * msgs * ((long)packed + MPI_BSEND_OVERHEAD));
             c.bsend = eb_malloc((size_t)c.bsend_size);
             if (s->type != 28)
                 MPI_Buffer_attach(c.bsend, c.bsend_size);
@@ -558,8 +636,15 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
             MPI_Buffer_detach(&b, &sz);
         }
         free(c.bsend);
-        free(c.counts);
-        free(c.displs);
+        free(c.scounts);
+        free(c.sdispls);
+        free(c.rcounts);
+        free(c.rdispls);
+        free(c.sbl);
+        free(c.rbl);
+        free(c.pack);
+        sk_msgtype_free(&c.st);
+        sk_msgtype_free(&c.rt);
         free(c.reqs);
         MPI_Comm_free(&c.comm);
     }
@@ -576,7 +661,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
     r->calls = res[8];
     r->stop = res[9] != 0;
     r->count = count;
-    r->bytes = count * sc->dt.size;
+    r->bytes = count * sc->base.size;
     r->chunks = chunks;
     memcpy(e->node_buf, res + RES_FIXED, (size_t)r->nnode * sizeof *res);
     r->node = e->node_buf;

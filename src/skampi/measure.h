@@ -41,7 +41,7 @@ typedef struct {
 typedef struct {
     const sk_suite *s;
     const sk_instance *in;
-    sk_datatype dt;
+    sk_basetype base;    /* @BASETYPEn of the suite */
     double t_start;      /* MPI_Wtime at the suite's start (each rank's clock) */
 } sk_suite_ctx;
 
@@ -52,7 +52,8 @@ void sk_find_pair(sk_env *e);
 
 /* Measure with `procs` processes (world ranks 0..procs-1, or the ping-pong
  * pair, or rank 0 alone for the simple pattern), message of `count`
- * elements, `chunks` chunks (master-worker). */
+ * base-type elements (sent and received with the suite's datatype
+ * patterns), `chunks` chunks (master-worker). */
 void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, long chunks,
                       sk_point_result *r);
 

@@ -34,11 +34,15 @@ typedef struct {
     char why[256];
 } plan;
 
-static long max_length(const sk_env *e, const sk_instance *in, int procs, long quantum)
+/* The largest length whose buffers fit @MEMORY: `spread` is the bytes of
+ * buffer per data byte of the suite's datatype patterns (both buffers hold
+ * either layout: Bcast and the master-worker workers receive into one). */
+static long max_length(const sk_env *e, const sk_instance *in, int procs, long quantum,
+                       double spread)
 {
     double s, r;
     sk_instance_memory(in, 1.0, procs, &s, &r);
-    double f = fmax(s, r);
+    double f = fmax(s, r) * spread;
     long m = (long)floor((double)e->half / f);
     return m / quantum * quantum;
 }
@@ -51,22 +55,15 @@ static int make_plan(const sk_env *e, const sk_config *cfg, const sk_suite *s, p
     const sk_instance *in = sk_instance_find(s->type);
     memset(p, 0, sizeof *p);
     int P = e->wsize, ts = 0;
-    sk_datatype dt;
+    sk_basetype bt;
     char why[EB_ERRLEN];
-    if (sk_datatype_make(cfg->basetype[s->basetype], s->send_datatype, &dt, why, sizeof why))
-        return sk_suite_err(cfg, s, SK_SEND_DATATYPE_NUMBER, err, errlen, "%s", why);
-    ts = dt.size;
-    if (s->recv_datatype != s->send_datatype)
-        return sk_suite_err(cfg, s, SK_RECEIVE_DATATYPE_NUMBER, err, errlen,
-                            "%d differs from Send_Datatype_Number %d: not supported yet",
-                            s->recv_datatype, s->send_datatype);
-    long quantum = ts;
-    if (s->multiple_of) {
-        if (s->multiple_of % ts)
-            return sk_suite_err(cfg, s, SK_MULTIPLE_OF, err, errlen,
-                                "%ld is not a multiple of the base type's %d bytes", s->multiple_of, ts);
-        quantum = s->multiple_of;
-    }
+    if (sk_basetype_parse(cfg->basetype[s->basetype], &bt, why, sizeof why))
+        return sk_suite_err(cfg, s, SK_BASETYPE_NUMBER, err, errlen, "%s", why);
+    /* a message is a whole number of elements of both patterns (the
+     * configuration checked that Multiple_of is) */
+    ts = (int)fmax(sk_dt_unit(&bt, s->send_datatype), sk_dt_unit(&bt, s->recv_datatype));
+    double spread = fmax(sk_dt_spread(&bt, s->send_datatype), sk_dt_spread(&bt, s->recv_datatype));
+    long quantum = s->multiple_of ? s->multiple_of : ts;
     if (s->sync == SK_SYNC_WINDOW && in->pattern != SK_COLLECTIVE)
         return sk_suite_err(cfg, s, SK_SYNCHRONIZATION, err, errlen,
                             "Window applies to the collective pattern only (type %d is %s)", s->type,
@@ -80,7 +77,7 @@ static int make_plan(const sk_env *e, const sk_config *cfg, const sk_suite *s, p
                  sk_pattern_name(in->pattern), min_procs);
     }
     /* instances without a message (Barrier, Comm_split, simple) send 0 bytes */
-    p->count = (in->flags & SK_I_NO_BYTES) ? 0 : (s->default_length / quantum) * quantum / ts;
+    p->count = (in->flags & SK_I_NO_BYTES) ? 0 : (s->default_length / quantum) * quantum / bt.size;
     p->chunks = s->default_chunks > 0 ? s->default_chunks : (P > 1 ? P - 1 : 1);
     sk_grid *g = &p->grid;
     g->log_scale = s->scale == SK_FIXED_LOG || s->scale == SK_DYNAMIC_LOG;
@@ -99,7 +96,7 @@ static int make_plan(const sk_env *e, const sk_config *cfg, const sk_suite *s, p
         break;
     case SK_VAR_LENGTH: {
         g->quantum = (double)quantum;
-        long maxl = max_length(e, in, p->procs, quantum);
+        long maxl = max_length(e, in, p->procs, quantum, spread);
         g->start = s->start >= 0 ? s->start : 0;
         if (s->end_is_max)
             g->end = (double)maxl;
@@ -128,10 +125,10 @@ static int make_plan(const sk_env *e, const sk_config *cfg, const sk_suite *s, p
         if (g->start > g->end && !p->skip)
             return sk_suite_err(cfg, s, SK_START_ARGUMENT, err, errlen,
                                 "%.0f processes, but this run has %d", g->start, P);
-        if (p->count * ts > max_length(e, in, P, ts))
+        if (p->count * bt.size > max_length(e, in, P, ts, spread))
             return sk_suite_err(cfg, s, SK_DEFAULT_MESSAGE_LENGTH, err, errlen,
                                 "%ld bytes do not fit the buffers of @MEMORY %ld KB on %d processes",
-                                p->count * ts, cfg->memory_kb, P);
+                                p->count * bt.size, cfg->memory_kb, P);
         break;
     case SK_VAR_CHUNKS:
         g->start = s->start >= 0 ? s->start : 1;
@@ -141,10 +138,10 @@ static int make_plan(const sk_env *e, const sk_config *cfg, const sk_suite *s, p
             return sk_suite_err(cfg, s, SK_END_ARGUMENT, err, errlen,
                                 "Max_Value is not defined for Chunks: give a number");
         g->end = s->end;
-        if (p->count * ts > max_length(e, in, P, ts))
+        if (p->count * bt.size > max_length(e, in, P, ts, spread))
             return sk_suite_err(cfg, s, SK_DEFAULT_MESSAGE_LENGTH, err, errlen,
                                 "%ld bytes do not fit the buffers of @MEMORY %ld KB",
-                                p->count * ts, cfg->memory_kb);
+                                p->count * bt.size, cfg->memory_kb);
         break;
     }
     if (!g->log_scale && g->step < g->quantum && s->variation != SK_VAR_NONE)
@@ -229,6 +226,9 @@ static void report_point(const suite_run *sr, const sk_point_result *r, long arg
     eb_json_num(&j, "std_error_us", r->std_error * 1e6);
     eb_json_int(&j, "kept", r->kept);
     eb_json_int(&j, "type_number", s->type);
+    eb_json_int(&j, "send_datatype", s->send_datatype);
+    eb_json_int(&j, "recv_datatype", s->recv_datatype);
+    eb_json_str(&j, "basetype", sr->e->cfg->basetype[s->basetype]);
     eb_json_str(&j, "instance", in->name);
     eb_json_str(&j, "pattern", sk_pattern_name(in->pattern));
     eb_json_str(&j, "variation", sk_variation_name(s->variation));
@@ -276,7 +276,7 @@ static double measure_cb(void *ctx, double x, int refined, int *stop)
     int procs = sr->p->procs;
     long count = sr->p->count, chunks = sr->p->chunks, arg = (long)llround(x);
     switch (s->variation) {
-    case SK_VAR_LENGTH: count = arg / sr->sc->dt.size; break;
+    case SK_VAR_LENGTH: count = arg / sr->sc->base.size; break;
     case SK_VAR_NODES: procs = (int)arg; break;
     case SK_VAR_CHUNKS: chunks = arg; break;
     case SK_VAR_NONE: arg = 1; break;
@@ -295,10 +295,10 @@ static double measure_cb(void *ctx, double x, int refined, int *stop)
 static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const plan *p, FILE *sko)
 {
     const sk_instance *in = sk_instance_find(s->type);
-    sk_suite_ctx sc = {s, in, {MPI_DATATYPE_NULL, 0, 0}, 0};
+    sk_suite_ctx sc = {s, in, {0}, 0};
     char err[EB_ERRLEN];
-    if (sk_datatype_make(cfg->basetype[s->basetype], s->send_datatype, &sc.dt, err, sizeof err))
-        eb_abort("skampi: %s", err); /* make_plan checked it */
+    if (sk_basetype_parse(cfg->basetype[s->basetype], &sc.base, err, sizeof err))
+        eb_abort("skampi: %s", err); /* the configuration checked it */
     if (in->pattern == SK_PINGPONG) {
         int had = e->pair[0] >= 0;
         sk_find_pair(e);
@@ -316,6 +316,10 @@ static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const 
                 in->pattern == SK_COLLECTIVE
                     ? (s->sync == SK_SYNC_WINDOW ? ", sync window" : ", sync barrier")
                     : "");
+        if (s->send_datatype || s->recv_datatype)
+            fprintf(sko, "# datatypes: send pattern %d (%s), receive pattern %d (%s) over @BASETYPE%d %s\n",
+                    s->send_datatype, sk_dt_name(s->send_datatype), s->recv_datatype,
+                    sk_dt_name(s->recv_datatype), s->basetype, cfg->basetype[s->basetype]);
         fprintf(sko, "# begin result \"%s\"\n", s->name);
         fflush(sko);
     }
@@ -335,7 +339,6 @@ static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const 
         logmsg("note: %s: Time_Suite %g s reached", s->name, s->time_suite);
     logmsg("suite end %s", s->name);
     logmsg("note: %s: %d measurements (%d by refinement), %.2f s", s->name, n, refined, dur);
-    sk_datatype_free(&sc.dt);
 }
 
 /* ---------------- command line ---------------- */
