@@ -94,7 +94,8 @@ CASES = [
     (["effbench", "skampi", "{sk_type}"],
      "{sk_type}:5: suite 'S': key 'Type': unknown type 999 (see the type table in docs/skampi.md)"),
     (["effbench", "skampi", "{sk_basetype}"],
-     "{sk_basetype}:2: @BASETYPE1: 'MPI_COMPLEX17' is not a supported base type (supported: ..."),
+     "{sk_basetype}:2: @BASETYPE1: 'MPI_COMPLEX17' is not a base type: a built-in type (MPI_CHAR, "
+     "MPI_BYTE, MPI_SHORT, MPI_INT, MPI_LONG, MPI_FLOAT, MPI_DOUBLE) or triples (count, offset, type) ..."),
     (["effbench", "skampi", "{sk_quantile}"], "{sk_quantile}:6: suite 'S': key 'Cut_Quantile': 0.7 must be at most 0.5"),
     (["effbench", "skampi", "{sk_notype}"], "{sk_notype}:3: suite 'S': missing key 'Type'"),
     (["effbench", "skampi", "{sk_memory}"],
@@ -124,9 +125,6 @@ def test_bad_input(args, message, tmp_path):
     errors = [l for l in r.stderr.splitlines() if l.startswith("effbench: error:")]
     assert len(errors) == 1, r
     expected = "effbench: error: " + _expand(message, tmp_path)
-    if expected.endswith("..."):  # a list that grows with the component
-        assert errors[0].startswith(expected[:-3]), r
-    else:
-        assert errors[0] == expected, r
+    assert errors[0] == expected, r
     assert r.elapsed < LIMIT_S, r
     assert "MPI_ABORT" not in r.stderr and "#bytes" not in r.stdout, r
