@@ -6,11 +6,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .records import ParsedRun, identity_key
+from .components import beff_analysis
+from .records import IDENTITY_DEFAULTS, IDENTITY_FIELDS, TIME_FIELDS, ParsedRun, identity_key
 
 # Print resolution of the text formats: a value printed with 2 decimals is only known to 0.005.
 TEXT_RESOLUTION_US = {"imb": 0.005, "skampi": 0.05}
 TEXT_RESOLUTION_MB_S = {"imb": 0.005, "beff": 0.0005, "beff_io": 0.0005}
+# Bandwidths of rows without a time, per component's own name (b_eff, b_eff_io, IMB).
+BANDWIDTH_FIELDS = ("b_mb_per_s", "mb_per_s", "mbytes_per_s")
+# Row labels: b_eff/b_eff_io pattern numbers as their protocols print them; b_eff_io's
+# pattern type is its benchmark name already.
+LABEL_FORMAT = {"pattern": "p{:02d}", "chunks": "{} chunks"}
+LABEL_SKIP = ("pattern_type",)
 
 
 @dataclass
@@ -42,61 +49,77 @@ class Comparison:
         return [r for r in self.rows if r.flag == "faster"]
 
 
-def metric_of(rec: dict) -> tuple[str, float] | None:
-    """The headline number of a row: its time, or for bandwidth-only rows its bandwidth."""
-    t = rec.get("t_avg_us")
-    if t is not None and t > 0:
-        return "time", t
-    for key in ("bandwidth_mb_s", "mbytes_per_s"):
-        v = rec.get(key)
-        if v is not None and v > 0:
-            return "bandwidth", v
+def common_metric(ra: dict, rb: dict) -> tuple[str, str] | None:
+    """The headline number both rows have, as (metric, field): the time (t_avg_us, or IMB's
+    maximum t_max_us where a table printed only that), or for rows without a time the
+    bandwidth."""
+    for metric, keys in (("time", TIME_FIELDS), ("bandwidth", BANDWIDTH_FIELDS)):
+        for key in keys:
+            if all(r.get(key) is not None and r[key] > 0 for r in (ra, rb)):
+                return metric, key
     return None
 
 
 def relative_noise(rec: dict, metric: str, value: float, source_format: str,
                    floor: float) -> float:
     """What the run itself says about the uncertainty of VALUE, relative to it: the standard
-    error (2 sigma) where measured, the spread between the fastest and slowest process, and the
+    error (2 sigma) where measured, else the spread between t_min and t_max (the fastest and
+    slowest process; SKaMPI's are single runs, which its standard error summarises), and the
     printed resolution of a text file; never below FLOOR."""
     noise = floor
     if metric == "time":
-        if rec.get("stderr_us") is not None:
-            noise = max(noise, 2 * rec["stderr_us"] / value)
-        if rec.get("t_min_us") is not None and rec.get("t_max_us") is not None:
+        if rec.get("std_error_us") is not None:
+            noise = max(noise, 2 * rec["std_error_us"] / value)
+        elif rec.get("t_min_us") is not None and rec.get("t_max_us") is not None:
             noise = max(noise, (rec["t_max_us"] - rec["t_min_us"]) / value)
         noise = max(noise, TEXT_RESOLUTION_US.get(source_format, 0.0) / value)
     else:
-        noise = max(noise, TEXT_RESOLUTION_MB_S.get(source_format, 0.0) / value)
+        resolution = TEXT_RESOLUTION_MB_S.get(source_format, 0.0)
+        if rec["component"] == "beff":
+            resolution *= rec["procs"]  # b_eff prints per process, b_mb_per_s is accumulated
+        noise = max(noise, resolution / value)
     return noise
 
 
 def describe(rec: dict) -> str:
+    """The benchmark and the fields that tell its rows apart."""
     parts = [rec["benchmark"]]
-    for key in ("pattern", "method", "access", "mode"):
-        if rec.get(key):
-            parts.append(str(rec[key]))
-    if rec.get("pattern_type") is not None:
-        parts.append(f"type {rec['pattern_type']}")
+    if rec.get("mode"):
+        parts.append(rec["mode"])
     if rec.get("group") is not None:
         parts.append(f"group {rec['group']}")
+    for key in IDENTITY_FIELDS.get(rec["component"], ()):
+        value = rec.get(key)
+        if value is None or IDENTITY_DEFAULTS.get(key) == value or key in LABEL_SKIP:
+            continue
+        parts.append(value if isinstance(value, str) else LABEL_FORMAT.get(key, key + " {}")
+                     .format(value))
     return " ".join(parts)
+
+
+def comparable_rows(run: ParsedRun) -> list[dict]:
+    """The rows compare matches: b_eff runs as the original's analysis (maxima over the
+    repetitions, the best method, averages), so that effbench's per-repetition records meet an
+    imported protocol; every other component's rows as they are."""
+    if run.run.get("component") == "beff":
+        return beff_analysis(run.results)
+    return run.results
 
 
 def compare_runs(a: ParsedRun, b: ParsedRun, threshold: float = 0.10,
                  noise_floor: float = 0.02, min_bytes: int = 0) -> Comparison:
-    rows_a = {identity_key(r): r for r in a.results if r["bytes"] >= min_bytes}
-    rows_b = {identity_key(r): r for r in b.results if r["bytes"] >= min_bytes}
+    rows_a = {identity_key(r): r for r in comparable_rows(a) if r["bytes"] >= min_bytes}
+    rows_b = {identity_key(r): r for r in comparable_rows(b) if r["bytes"] >= min_bytes}
     rows = []
     for key, ra in rows_a.items():
         rb = rows_b.get(key)
         if rb is None:
             continue
-        ma, mb = metric_of(ra), metric_of(rb)
-        if ma is None or mb is None or ma[0] != mb[0]:
+        common = common_metric(ra, rb)
+        if common is None:
             continue
-        metric, va = ma
-        vb = mb[1]
+        metric, field = common
+        va, vb = ra[field], rb[field]
         ratio = vb / va
         # Positive change = worse: slower time or lower bandwidth.
         change = ratio - 1 if metric == "time" else 1 / ratio - 1
@@ -137,10 +160,11 @@ def print_comparison(cmp: Comparison, console, label_a: str, label_b: str,
                       style=styles.get(r.flag))
     console.print(table)
     slower = sum(1 for r in cmp.rows if r.flag in ("slower", "REGRESSION"))
+    times = [r.ratio for r in cmp.rows if r.metric == "time"]
     console.print(
-        f"{len(cmp.rows)} rows compared (geometric mean B/A of times "
-        f"{geometric_mean([r.ratio for r in cmp.rows if r.metric == 'time']):.3f}); "
-        f"{len(cmp.improvements)} better and {slower} worse beyond the noise; "
-        f"{len(cmp.regressions)} regressions beyond {cmp.threshold * 100:g}%"
+        f"{len(cmp.rows)} rows compared"
+        + (f" (geometric mean B/A of times {geometric_mean(times):.3f})" if times else "")
+        + f"; {len(cmp.improvements)} better and {slower} worse beyond the noise; "
+          f"{len(cmp.regressions)} regressions beyond {cmp.threshold * 100:g}%"
         + (f"; {cmp.only_a} rows only in A" if cmp.only_a else "")
         + (f"; {cmp.only_b} rows only in B" if cmp.only_b else ""), soft_wrap=True)

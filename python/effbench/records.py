@@ -21,6 +21,13 @@ RESULT_CORE = (
 )
 # Fields that may be absent from a `result` line and then mean null.
 RESULT_OPTIONAL = ("group", "mode", "mbytes_per_s", "defects")
+# A row's headline time, first found: the average over the processes, else the maximum (IMB's
+# single-time tables print only that; their rows have no t_avg_us).
+TIME_FIELDS = ("t_avg_us", "t_max_us")
+
+
+def headline_time(rec: dict[str, Any]) -> float | None:
+    return next((rec[k] for k in TIME_FIELDS if rec.get(k) is not None), None)
 
 
 class FormatError(Exception):
@@ -115,18 +122,22 @@ def new_end(status: str = "ok", message: str | None = None,
             "elapsed_s": elapsed_s}
 
 
+# Fields beyond the core coordinates that tell a component's rows apart: two runs' rows with
+# the same core coordinates and the same values of these measure the same thing (compare
+# matches them, the web plots one curve per combination). Named as the C components write them.
+IDENTITY_FIELDS = {
+    **{c: ("sync",) for c in ("mpi1", "ext", "io", "nbc", "rma")},  # barrier / window timing
+    "beff": ("pattern", "method", "rep"),  # rep null: the maximum over the repetitions
+    "beff_io": ("level", "access", "pattern_type", "pattern"),
+    "skampi": ("chunks",),
+}
+IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
+# What an absent naming field means (IMB's own timing), and goes without saying in labels.
+IDENTITY_DEFAULTS = {"sync": "barrier"}
+
+
 def identity_key(rec: dict[str, Any]) -> tuple:
-    """What makes two result rows "the same measurement" in two runs (for compare/report):
-    the core coordinates plus every descriptive (string) extra field, such as b_eff's
-    pattern and method or b_eff_io's access method."""
-    core = tuple(rec.get(k) for k in ("component", "benchmark", "group", "mode", "procs",
-                                      "bytes"))
-    extras = tuple(sorted(
-        (k, v) for k, v in rec.items()
-        if k not in RESULT_CORE and k not in ("type", "schema")
-        and (isinstance(v, str) or k in IDENTITY_INT_FIELDS)))
-    return core + extras
-
-
-# Integer extra fields that name a measurement rather than measure it.
-IDENTITY_INT_FIELDS = ("pattern_type", "pattern_index", "call_bytes", "param_value")
+    """What makes two result rows "the same measurement" in two runs (for compare/report)."""
+    return (tuple(rec.get(k) for k in IDENTITY_CORE)
+            + tuple(rec.get(k, IDENTITY_DEFAULTS.get(k))
+                    for k in IDENTITY_FIELDS.get(rec["component"], ())))

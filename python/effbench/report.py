@@ -14,12 +14,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .records import ParsedRun
+from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, BEFF_METHODS,
+                         beff_analysis)
+from .records import ParsedRun, headline_time
 
 IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
-ACCESS_ORDER = ("write", "rewrite", "read")
-BEFF_IO_TYPES = ("type 0 scatter", "type 1 shared", "type 2 separated", "type 3 segmented",
-                 "type 4 seg-coll")
+# Trace names: b_eff's methods as its protocol labels them, b_eff_io's types with their number.
+BEFF_METHOD_LABELS = {name: label for label, name in BEFF_METHODS.items()}
+BEFF_IO_TYPE_LABELS = tuple(f"type {t} {name}" for t, name in enumerate(BEFF_IO_TYPES))
 
 
 @dataclass
@@ -79,14 +81,14 @@ def benchmark_figures(label: str, run: ParsedRun) -> list[Figure]:
     for (comp, bench, mode), brows in _by(rows, "component", "benchmark", "mode").items():
         title = f"{bench}" + (f" ({mode})" if mode else "")
         over_procs = (all(r["bytes"] == brows[0]["bytes"] for r in brows)
-                      or all(r.get("param") == "procs" for r in brows))
+                      or all(r.get("variation") == "Nodes" for r in brows))
         groups = {r.get("group") for r in brows}
         if over_procs:
             time_panel = Panel("time", "processes", "time [usec]")
             for (nbytes,), srows in sorted(_by(brows, "bytes").items()):
                 srows = sorted(srows, key=lambda r: r["procs"])
                 time_panel.traces.append(Trace(f"{nbytes} bytes", [r["procs"] for r in srows],
-                                               [r["t_avg_us"] for r in srows]))
+                                               [headline_time(r) for r in srows]))
             figures.append(Figure("procs", title, label, bench, [time_panel]))
             continue
         zero = [r for r in brows if r["bytes"] == 0]
@@ -98,12 +100,12 @@ def benchmark_figures(label: str, run: ParsedRun) -> list[Figure]:
             srows = sorted(srows, key=lambda r: r["bytes"])
             name = _series_name(procs, group, len(groups) > 1)
             time_panel.traces.append(Trace(name, [r["bytes"] for r in srows],
-                                           [r["t_avg_us"] for r in srows]))
+                                           [headline_time(r) for r in srows]))
             refined = [r for r in srows if r.get("refined")]
             if refined:
                 time_panel.traces.append(Trace(f"{name}: refinement points",
                                                [r["bytes"] for r in refined],
-                                               [r["t_avg_us"] for r in refined],
+                                               [headline_time(r) for r in refined],
                                                mode="markers", symbol="x"))
             bw = [r for r in srows if r.get("mbytes_per_s") is not None]
             if bw:
@@ -112,7 +114,7 @@ def benchmark_figures(label: str, run: ParsedRun) -> list[Figure]:
         note = ""
         if zero:
             note = "0 bytes (not on the log axis): " + ", ".join(
-                f"{r['procs']} procs {r['t_avg_us']:.4g} usec" for r in zero)
+                f"{r['procs']} procs {_fmt(headline_time(r))} usec" for r in zero)
         panels = [time_panel] + ([bw_panel] if bw_panel.traces else [])
         if time_panel.traces:
             figures.append(Figure("benchmark", title, label, bench, panels, note))
@@ -134,7 +136,7 @@ def collective_procs_figures(label: str, run: ParsedRun) -> list[Figure]:
         for nbytes in pick:
             srows = sorted((r for r in brows if r["bytes"] == nbytes), key=lambda r: r["procs"])
             panel.traces.append(Trace(f"{nbytes} bytes", [r["procs"] for r in srows],
-                                      [r["t_avg_us"] for r in srows]))
+                                      [headline_time(r) for r in srows]))
         title = f"{bench} over process count" + (f" ({mode})" if mode else "")
         figures.append(Figure("procs", title, label, bench, [panel]))
     return figures
@@ -142,37 +144,31 @@ def collective_procs_figures(label: str, run: ParsedRun) -> list[Figure]:
 
 def beff_figures(label: str, run: ParsedRun) -> list[Figure]:
     """b_eff: bandwidth per process over message length on log-log axes, one figure per pattern
-    (a trace per method and the best of them), and one of the pattern averages."""
-    rows = [r for r in run.results if r["component"] == "beff"
-            and r.get("bandwidth_mb_s") is not None]
+    (a trace per method and the best of them, maxima over the repetitions as the original's
+    analysis), and one per average over patterns."""
+    rows = [r for r in beff_analysis(run.results) if r.get("b_mb_per_s") is not None]
     figures = []
-    patterns = _by(rows, "pattern_index", "pattern")
-    order = sorted(patterns, key=lambda k: (k[0] is not None, k[0] if k[0] is not None else -1,
-                                            str(k[1])))
-    for index, pattern in order:
-        prows = patterns[(index, pattern)]
+    patterns = _by(rows, "pattern", "benchmark")
+    # Patterns in their order, then the averages (no pattern number).
+    for pattern, name in sorted(patterns, key=lambda k: (k[0] is None, k[0] or 0, k[1])):
+        prows = patterns[(pattern, name)]
         panel = Panel("bandwidth", "message length L [bytes]", "bandwidth per process [MB/s]")
         for (method,), mrows in _by(prows, "method").items():
             mrows = sorted(mrows, key=lambda r: r["bytes"])
-            panel.traces.append(Trace(method, [r["bytes"] for r in mrows],
-                                      [r["bandwidth_mb_s"] for r in mrows]))
-        name = f"p{index:02d} {pattern}" if index is not None else f"{pattern} (average over patterns)"
-        figures.append(Figure("beff_pattern", f"b_eff {name}", label, name, [panel]))
+            panel.traces.append(Trace(BEFF_METHOD_LABELS.get(method, method),
+                                      [r["bytes"] for r in mrows],
+                                      [r["b_mb_per_s"] / r["procs"] for r in mrows]))
+        title = f"p{pattern:02d} {name}" if pattern is not None else name
+        figures.append(Figure("beff_pattern", f"b_eff {title}", label, title, [panel]))
     return figures
 
 
 def _beff_io_table_rows(rows):
-    """The rows of b_eff_io's summary table (the paper's Figure 3): from a `.sum` table
-    directly; from the protocol, every time-driven pattern except type 0's 1 MB/2 MB pattern
-    (number 2), which the table leaves out too."""
-    out = []
-    for r in rows:
-        if "chunk_pos" in r:
-            out.append(r)
-        elif r.get("scheduled_time_s") and not (r["pattern_type"] == 0
-                                                 and r.get("pattern_index") == 2):
-            out.append(r)
-    return out
+    """The rows of b_eff_io's summary table (the paper's Figure 3): per type the time-driven
+    patterns of the table's 7 chunk sizes (not type 0's 1 MB/2 MB pattern 2, the table leaves
+    it out too)."""
+    return [r for r in rows if r.get("level") == "pattern"
+            and r.get("pattern") in BEFF_IO_TABLE_PATTERNS[r["pattern_type"]]]
 
 
 def _pseudo_log_positions(sizes):
@@ -193,13 +189,13 @@ def _pseudo_log_positions(sizes):
 
 def beff_io_figures(label: str, run: ParsedRun) -> list[Figure]:
     rows = _beff_io_table_rows([r for r in run.results if r["component"] == "beff_io"
-                                and r.get("bandwidth_mb_s") is not None])
+                                and r.get("mb_per_s") is not None])
     figures = []
     for (procs,), prows in sorted(_by(rows, "procs").items()):
         pos, labels = _pseudo_log_positions({r["bytes"] for r in prows})
         ticks = ([pos[s] for s in sorted(pos)], labels)
         panels = []
-        for access in ACCESS_ORDER:
+        for access in BEFF_IO_ACCESS:
             arows = [r for r in prows if r["access"] == access]
             if not arows:
                 continue
@@ -207,8 +203,9 @@ def beff_io_figures(label: str, run: ParsedRun) -> list[Figure]:
                           xticks=ticks)
             for (ptype,), trows in sorted(_by(arows, "pattern_type").items()):
                 trows = sorted(trows, key=lambda r: r["bytes"])
-                panel.traces.append(Trace(BEFF_IO_TYPES[ptype], [pos[r["bytes"]] for r in trows],
-                                          [r["bandwidth_mb_s"] for r in trows]))
+                panel.traces.append(Trace(BEFF_IO_TYPE_LABELS[ptype],
+                                          [pos[r["bytes"]] for r in trows],
+                                          [r["mb_per_s"] for r in trows]))
             panels.append(panel)
         figures.append(Figure("beff_io", f"b_eff_io on {procs} processes", label,
                               f"b_eff_io n={procs}", panels))
@@ -234,9 +231,9 @@ def comparison_figures(label: str, run: ParsedRun) -> list[Figure]:
         panel = Panel("time", "message size [bytes]", "time [usec]")
         for name in (a, b):
             rows = sorted((r for r in by_name[(name,)] if r["bytes"] > 0
-                           and r["t_avg_us"] is not None), key=lambda r: r["bytes"])
+                           and headline_time(r) is not None), key=lambda r: r["bytes"])
             panel.traces.append(Trace(name, [r["bytes"] for r in rows],
-                                      [r["t_avg_us"] for r in rows]))
+                                      [headline_time(r) for r in rows]))
         if all(t.x for t in panel.traces):
             figures.append(Figure("comparison", title, label, f"{a} vs {b}", [panel]))
     return figures

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/report/jsonl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -257,6 +258,29 @@ void bio_print_summary(const bio_run *r)
     fflush(stdout);
 }
 
+/* The contract's core result fields (docs/json-lines.md) in their usual order.
+ * b_eff_io measures one time per pattern (t_us, slowest process, all calls),
+ * not a time per repetition: t_min/t_max/t_avg_us are null.  A type's total
+ * has no single chunk size and no repetition count: bytes 0, repetitions null. */
+static void json_core(eb_json *j, const bio_part *pt, int t, long long bytes, long long reps)
+{
+    eb_json_str(j, "component", "beff_io");
+    eb_json_str(j, "benchmark", bio_type_names[t]);
+    eb_json_null(j, "group");
+    eb_json_null(j, "mode");
+    eb_json_int(j, "procs", pt->n);
+    eb_json_int(j, "bytes", bytes);
+    if (reps >= 0)
+        eb_json_int(j, "repetitions", reps);
+    else
+        eb_json_null(j, "repetitions");
+    eb_json_null(j, "t_min_us");
+    eb_json_null(j, "t_max_us");
+    eb_json_null(j, "t_avg_us");
+    eb_json_null(j, "mbytes_per_s");
+    eb_json_null(j, "defects");
+}
+
 void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t)
 {
     if (!eb_jsonl_active())
@@ -266,27 +290,23 @@ void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t)
         const bio_pat_res *q = &tr->pat[p];
         eb_json j;
         eb_jsonl_begin(&j, "result");
-        eb_json_str(&j, "component", "beff_io");
-        eb_json_str(&j, "benchmark", bio_type_names[t]);
+        json_core(&j, pt, t, q->l, q->reps);
         eb_json_str(&j, "level", "pattern");
-        eb_json_int(&j, "procs", pt->n);
         eb_json_str(&j, "access", bio_access_names[a]);
         eb_json_int(&j, "pattern_type", t);
         eb_json_int(&j, "pattern", global_pattern(r, t, p));
         eb_json_int(&j, "chunk_disk_bytes", q->l);
         eb_json_int(&j, "chunk_mem_bytes", q->L);
-        eb_json_int(&j, "bytes", q->l);
         eb_json_int(&j, "units", q->U);
         eb_json_bool(&j, "filler", r->tab[t].pat[p].filler);
         eb_json_num(&j, "scheduled_s", q->sched_s);
-        eb_json_int(&j, "repetitions", q->reps);
         eb_json_int(&j, "batches", q->batches);
         eb_json_int(&j, "moved_bytes", q->bytes);
         eb_json_num(&j, "t_us", q->t * 1e6);
         eb_json_num(&j, "t_io_us", q->t_io * 1e6);
         eb_json_num(&j, "t_check_us", q->t_check * 1e6);
         eb_json_num(&j, "t_sync_us", q->t_sync * 1e6);
-        eb_json_num(&j, "mb_per_s", q->t > 0 ? q->bytes / q->t / 1e6 : 0.0);
+        eb_json_num(&j, "mb_per_s", q->t > 0 ? q->bytes / q->t / 1e6 : NAN); /* null */
         eb_json_str(&j, "file", tr->file);
         if (t >= 3)
             eb_json_int(&j, "segment_bytes", pt->lseg);
@@ -294,10 +314,8 @@ void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t)
     }
     eb_json j;
     eb_jsonl_begin(&j, "result");
-    eb_json_str(&j, "component", "beff_io");
-    eb_json_str(&j, "benchmark", bio_type_names[t]);
+    json_core(&j, pt, t, 0, -1);
     eb_json_str(&j, "level", "type");
-    eb_json_int(&j, "procs", pt->n);
     eb_json_str(&j, "access", bio_access_names[a]);
     eb_json_int(&j, "pattern_type", t);
     eb_json_int(&j, "moved_bytes", tr->bytes);

@@ -62,6 +62,13 @@ def records(js):
     types = [r for r in recs if r["type"] == "result" and r["level"] == "type"]
     summ = [r for r in recs if r["type"] == "summary"]
     assert len(summ) == 1
+    # the contract's core fields (docs/json-lines.md): no time per repetition (t_us is the
+    # pattern's time); a type's total has no chunk size (bytes 0) and no repetition count
+    for x in pats + types:
+        assert all(x[k] is None for k in ("group", "mode", "t_min_us", "t_max_us", "t_avg_us",
+                                          "mbytes_per_s", "defects")), x
+    assert all(x["bytes"] == x["chunk_disk_bytes"] and x["repetitions"] >= 1 for x in pats)
+    assert all(x["bytes"] == 0 and x["repetitions"] is None for x in types)
     return recs, pats, types, summ[0]
 
 

@@ -74,8 +74,8 @@ def test_compare_bandwidth_rows_and_errors(samples, tmp_path, capsys):
     beff = samples / "beff/b_eff_np4.short"
     parsed = parse_file(beff)
     for r in parsed.results:
-        if r.get("pattern") == "rings":
-            r["bandwidth_mb_s"] *= 0.5  # half the bandwidth: worse
+        if r["benchmark"] == "log_avg of all rings":
+            r["b_mb_per_s"] *= 0.5  # half the bandwidth: worse
     worse = tmp_path / "worse.jsonl"
     write_jsonl(parsed.records(), worse)
     cmp = compare_runs(parse_file(beff), parse_file(worse))

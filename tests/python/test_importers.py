@@ -29,9 +29,11 @@ def test_imb_p2p_sample(samples):
     assert [len(by_bench(p, b)) for b in ("PingPong", "PingPing", "Sendrecv", "Exchange")] == \
         [24, 24, 24, 24]
     last = by_bench(p, "PingPong")[-1]
-    assert (last["bytes"], last["repetitions"], last["t_avg_us"], last["mbytes_per_s"]) == \
+    assert (last["bytes"], last["repetitions"], last["t_max_us"], last["mbytes_per_s"]) == \
         (4194304, 10, 472.60, 8874.91)
-    assert last["t_min_us"] == last["t_max_us"] == 472.60
+    # the one time column is IMB's maximum over the processes; no minimum, no average
+    assert last["t_min_us"] is None and last["t_avg_us"] is None
+    assert last["sync"] == "barrier"
     ex = by_bench(p, "Exchange")[-1]
     assert (ex["t_min_us"], ex["t_max_us"], ex["t_avg_us"]) == (1042.09, 1042.49, 1042.29)
     assert p.end["status"] == "ok"
@@ -72,12 +74,14 @@ def test_imb_modes_nbc_rma(samples):
     row = [r for r in nbc.results if r["bytes"] == 4][0]
     assert (row["t_ovrl_us"], row["t_pure_us"], row["t_cpu_us"], row["overlap_pct"]) == \
         (2.28, 1.29, 1.31, 24.83)
-    assert row["t_avg_us"] == 2.28  # the headline time of an NBC row is t_ovrl
+    # t_ovrl of the process with the largest t_ovrl: effbench's t_max_us, as in its JSON
+    assert row["t_max_us"] == 2.28 and row["t_avg_us"] is None
     io = parse_file(samples / "imb/io_np2.txt")
     assert {r["procs"] for r in by_bench(io, "P_Read_Expl")} == {1, 2}
     rma = parse_file(samples / "imb/rma_np2.txt")
     tpp = by_bench(rma, "Truly_passive_put")
     assert len(tpp) == 24 and tpp[-1]["t_pure_us"] == 364.26 and tpp[-1]["t_ovrl_us"] == 412.18
+    assert tpp[-1]["t_max_us"] == 364.26  # its first time column, t_pure, as effbench's JSON
 
 
 def test_imb_guide_multi_mode_sample():
@@ -105,60 +109,104 @@ def test_imb_guide_multi1_groups_and_defects():
 def test_beff_short(samples):
     p = parse_file(samples / "beff/b_eff_np4.short")
     assert p.run["component"] == "beff" and p.run["procs"] == 4 and p.run["version"] == "3.6.0.1"
+    assert p.run["tool"] == "b_eff" and p.run["options"]["random_patterns"] == 30
     # 48 patterns x 6 lengths (best method) + 48 x 3 methods x 6 + 21 lengths x 6 averages
     assert len(p.results) == 48 * 6 + 48 * 3 * 6 + 21 * 6
-    p00 = [r for r in p.results if r.get("pattern_index") == 0 and r["method"] == "best"]
+    # the names and conventions of effbench's beff records: per-process values x 4 processes
+    p00 = [r for r in p.results if r["pattern"] == 0 and r["method"] == "best"]
     assert [r["bytes"] for r in p00] == [1, 16, 256, 4096, 46341, 524288]
-    assert p00[-1]["bandwidth_mb_s"] == 3436.681 and p00[0]["pattern"] == "ring-2*2fix"
-    rings = [r for r in p.results if r["pattern"] == "rings"]
-    assert len(rings) == 21 and rings[-1]["bytes"] == 524288 and rings[-1]["bandwidth_mb_s"] == 1605.913
-    nonblk = [r for r in p.results if r["pattern"] == "average" and r["method"] == "non-blk"]
-    assert len(nonblk) == 21 and nonblk[0]["bandwidth_mb_s"] == 0.504
+    assert p00[-1]["b_mb_per_s"] == pytest.approx(4 * 3436.681)
+    assert (p00[0]["benchmark"], p00[0]["pattern_kind"], p00[0]["rep"]) == \
+        ("ring-2*2fix", "ring", None)
+    assert {r["pattern_kind"] for r in p.results if r["pattern"] in (6, 35, 36)} == \
+        {"random", "analysis"}
+    sendrecv = [r for r in p.results if r["pattern"] == 0 and r["method"] == "sendrecv"]
+    assert sendrecv[0]["b_mb_per_s"] == pytest.approx(4 * 0.756)
+    rings = by_bench(p, "log_avg of all rings")
+    assert len(rings) == 21 and rings[-1]["bytes"] == 524288
+    assert rings[-1]["b_mb_per_s"] == pytest.approx(4 * 1605.913)
+    assert {r["pattern_kind"] for r in rings} == {"average"} and rings[0]["pattern"] is None
+    nonblk = by_bench(p, "log_avg(ring,random)", method="nonblocking")
+    assert len(nonblk) == 21 and nonblk[0]["b_mb_per_s"] == pytest.approx(4 * 0.504)
     s = p.summaries[0]
-    assert (s["b_eff_mb_s"], s["b_eff_per_process_mb_s"], s["latency_us"],
-            s["pingpong_bandwidth_mb_s"], s["lmax_bytes"]) == (1637.002, 409.25, 1.843, 5203.257,
-                                                               524288)
+    assert (s["b_eff_mb_per_s"], s["b_eff_per_proc_mb_per_s"], s["latency_us"],
+            s["pingpong_bw_mb_per_s"], s["l_max_bytes"], s["mem_per_proc_mb"]) == \
+        (1637.002, 409.25, 1.843, 5203.257, 524288, 64)
+    assert (s["b_eff_lmax_mb_per_s"], s["b_eff_lmax_per_proc_mb_per_s"],
+            s["b_eff_lmax_rings_mb_per_s"], s["b_eff_lmax_rings_per_proc_mb_per_s"]) == \
+        (4883.812, 1220.953, 6423.654, 1605.913)
+    # 3.6 prints "Latency ring pattern" divided by P; the table has 1 / (per-process b at 1 B)
+    assert s["latency_rings_us"] == 1.802
+    assert (s["b_eff_rings_mb_per_s"], s["b_eff_random_mb_per_s"]) == (1620.162, 1654.016)
+    assert (s["elapsed_s"], s["timed_loops_s"], p.end["elapsed_s"]) == (82.103, 81.59, 82.0)
 
 
 def test_beff_sum(samples):
     p = parse_file(samples / "beff/b_eff_np2.sum")
     assert p.results == [] and p.run["procs"] == 2
     s = p.summaries[0]
-    assert (s["b_eff_mb_s"], s["latency_us"], s["pingpong_latency_us"]) == (3765.406, 0.441, 0.412)
+    assert (s["b_eff_mb_per_s"], s["latency_us"], s["pingpong_latency_us"]) == \
+        (3765.406, 0.441, 0.412)
     assert p.run["uname"]["nodename"] == "vm"
 
 
 def test_beff_io_prot_and_sum(samples):
     prot = parse_file(samples / "beff_io/b_eff_io_np2.prot")
     assert prot.run["component"] == "beff_io" and prot.run["version"] == "2.1"
-    assert len(prot.results) == 190
-    first = prot.results[0]
-    assert (first["procs"], first["access"], first["pattern_type"], first["pattern_index"],
-            first["bytes"], first["call_bytes"], first["repetitions"], first["bandwidth_mb_s"]) == \
-        (1, "write", 0, 0, 1048576, 1048576, 1, 831.278)
+    assert prot.run["options"]["partitions"] == [1, 2] and prot.run["options"]["T_s"] == 60
+    patterns = [r for r in prot.results if r["level"] == "pattern"]
+    types = [r for r in prot.results if r["level"] == "type"]
+    assert len(patterns) == 190 and len(types) == 2 * (5 + 1 + 5)
+    first = patterns[0]
+    assert (first["benchmark"], first["procs"], first["access"], first["pattern_type"],
+            first["pattern"], first["bytes"], first["chunk_disk_bytes"],
+            first["chunk_mem_bytes"], first["repetitions"], first["moved_bytes"],
+            first["mb_per_s"], first["t_avg_us"]) == \
+        ("scatter", 1, "write", 0, 0, 1048576, 1048576, 1048576, 1, 1048576, 831.278, None)
+    p1 = patterns[1]  # t= 0.92 = 0.801+ 0.000+0.000+0.115: I/O, barrier, bcast, sync
+    assert (p1["scheduled_s"], p1["t_us"], p1["t_io_us"], p1["t_check_us"], p1["t_sync_us"]) \
+        == (0.8, 920000.0, 801000.0, 0.0, 115000.0)
+    seg = next(r for r in types if r["benchmark"] == "segmented" and r["procs"] == 1)
+    assert (seg["bytes"], seg["repetitions"], seg["mb_per_s"], seg["segment_bytes"]) == \
+        (0, None, 166.370, 536 << 20)
     final = prot.summaries[-1]
-    assert final["b_eff_io_mb_s"] == 646.843 and final["valid"] is False
+    # 2.1's b_eff_io is its sqrt(W*R) formula, effbench's b_eff_io_rel21_mb_per_s
+    assert final["b_eff_io_rel21_mb_per_s"] == 646.843 and final["b_eff_io_mb_per_s"] is None
+    assert final["valid"] is False and final["T_partition_s"] == 30
+    assert final["rewrite_type0_only"] is True
+    assert final["partitions"][0] == {"procs": 1, "write_mb_per_s": 227.621,
+                                      "rewrite_mb_per_s": 821.027, "read_mb_per_s": 1321.933,
+                                      "segment_bytes": 536 << 20,
+                                      "b_eff_io_rel21_mb_per_s": 646.843}
     summ = parse_file(samples / "beff_io/b_eff_io_np2.sum")
-    # per partition: 7 chunk sizes x (5 write + 1 rewrite + 5 read) types
-    assert len(summ.results) == 2 * 7 * 11
+    # per partition: 7 chunk sizes x (5 write + 1 rewrite + 5 read) types, the types' totals
+    # and pattern 2 (3 access methods)
+    assert len(summ.results) == 2 * (7 * 11 + 11 + 3)
     cell = [r for r in summ.results if r["procs"] == 2 and r["access"] == "read"
             and r["pattern_type"] == 2 and r["bytes"] == 32768][0]
-    assert cell["bandwidth_mb_s"] == 12204.861
-    assert summ.summaries[-1]["invalid_reasons"] == [
-        "criterion 1: scheduled time 0.5 min >= 30 min -- NOT reached"]
+    assert (cell["mb_per_s"], cell["pattern"], cell["level"]) == (12204.861, 20, "pattern")
+    # the table cells are the protocol's patterns: same identity, same value
+    from effbench.records import identity_key
+    prot_rows = {identity_key(r): r["mb_per_s"] for r in prot.results}
+    assert all(prot_rows[identity_key(r)] == r["mb_per_s"] for r in summ.results)
+    assert summ.summaries[-1]["invalid_reason"] == "scheduled time 0.5 min >= 30 min"
+    assert summ.summaries[-1]["errors"] == 0
 
 
 def test_skampi(samples):
     pt = parse_file(samples / "skampi/pt2pt_np2.sko")
     assert pt.run["component"] == "skampi" and pt.run["version"] == "6.0.0"
     rows = by_bench(pt, "Pingpong_Send_Recv")
-    assert len(rows) == 24 and rows[0]["param"] == "count" and rows[0]["bytes"] == 4
-    assert (rows[-1]["bytes"], rows[-1]["t_avg_us"], rows[-1]["stderr_us"],
-            rows[-1]["repetitions"], rows[-1]["t_extra_us"]) == (16384, 6.1, 0.2, 16, [5.7, 6.0])
+    assert len(rows) == 24 and rows[0]["variation"] == "Length" and rows[0]["bytes"] == 4
+    assert (rows[0]["count"], rows[0]["nodes"], rows[0]["chunks"]) == (1, 2, None)
+    assert (rows[-1]["bytes"], rows[-1]["t_avg_us"], rows[-1]["std_error_us"],
+            rows[-1]["repetitions"], rows[-1]["node_times_us"]) == \
+        (16384, 6.1, 0.2, 16, [5.7, 6.0])
     coll = parse_file(samples / "skampi/coll_np2.sko")
     assert len(coll.results) == 737
     procs_rows = by_bench(coll, "MPI_Bcast-procs-short")
-    assert procs_rows[0]["param"] == "procs" and procs_rows[0]["procs"] == 2
+    assert procs_rows[0]["variation"] == "Nodes" and procs_rows[0]["procs"] == 2
+    assert procs_rows[0]["count"] is None
     assert coll.end["elapsed_s"] == 7.0
 
 
@@ -176,9 +224,39 @@ def test_c_jsonl_and_text_agree(c_output):
             (rt["benchmark"], rt["procs"], rt["bytes"], rt["repetitions"])
         # The text rounds to 2 decimals, the JSON keeps full precision. A single-transfer
         # table's one time column is IMB's maximum over the processes.
-        key = "t_max_us" if rj["benchmark"] in ("PingPong", "PingPing") else "t_avg_us"
-        assert abs(rj[key] - rt["t_avg_us"]) <= 0.005 + 1e-9, (rj, rt)
-        assert abs(rj["t_min_us"] - rt["t_min_us"]) <= 0.005 + 1e-9 or key == "t_max_us"
+        single = rj["benchmark"] in ("PingPong", "PingPing")
+        for key in ("t_max_us",) if single else ("t_min_us", "t_max_us", "t_avg_us"):
+            assert abs(rj[key] - rt[key]) <= 0.005 + 1e-9, (rj, rt)
+        assert rj["sync"] == rt["sync"] == "barrier"
+        if single:
+            assert rt["t_min_us"] is None and rt["t_avg_us"] is None
+    # so compare meets every row and sees the same numbers (t_max_us where the text has one)
+    from effbench.compare import compare_runs
+    cmp = compare_runs(pj, pt)
+    assert len(cmp.rows) == 40 and not [r for r in cmp.rows if r.flag]
+
+
+def test_c_sync_window_and_repeat_columns(effbench_bin, mpiexec, mpi_env, tmp_path):
+    """effbench's own IMB columns (-sync window's `valid`, -repeat's loop columns) import under
+    the JSON names, and every row meets its JSON row in compare."""
+    from conftest import run_c
+    from effbench.compare import compare_runs
+    from effbench.records import identity_key
+    for name, opts in (("window", ["-sync", "window"]), ("repeat", ["-repeat", "3"])):
+        jsonl, text = run_c(effbench_bin, mpiexec, mpi_env, tmp_path, name, 2,
+                            ["mpi1", "PingPong", "Allreduce", "-msglog", "0:2", "-time", "0.05",
+                             *opts])
+        pj, pt = parse_file(jsonl), parse_file(text)
+        assert len(pj.results) == len(pt.results) == 4 + 2  # PingPong 0-4, Allreduce 0, 4
+        assert [identity_key(r) for r in pt.results] == [identity_key(r) for r in pj.results]
+        cmp = compare_runs(pj, pt)  # (a row the machine left without a time is skipped)
+        assert cmp.only_a == cmp.only_b == 0 and not [r for r in cmp.rows if r.flag]
+        allreduce = [r for r in pt.results if r["benchmark"] == "Allreduce"]
+        if name == "window":
+            assert {r["sync"] for r in allreduce} == {"window"}
+            assert all(0 <= r["valid_fraction"] <= 1 for r in allreduce)
+        else:
+            assert all(r["loop_t_max_min_us"] <= r["loop_t_max_max_us"] for r in allreduce)
 
 
 def test_c_multi_mode(c_output):

@@ -153,7 +153,7 @@ def test_upload_every_format(web, samples, sample, component, rows):
          for r in parsed.results})
     assert page.text.count('<table class="summary"') == len(parsed.summaries)
     if component == "beff":
-        assert "b_eff_mb_s" in page.text and "Summary (b_eff)" in page.text
+        assert "b_eff_mb_per_s" in page.text and "Summary (b_eff)" in page.text
 
 
 def test_auth_failures(web, tmp_path):

@@ -1,5 +1,11 @@
 """Importer for the b_eff protocol (b_eff 3.x `.sum`, `.short` and full protocol files, and
-effbench's `beff` component, which prints the same sections)."""
+effbench's `beff` component, which prints the same sections), into the records effbench's
+`beff` component writes (docs/beff.md): `benchmark` = pattern name, `pattern` = its number,
+`method` as in JSON, `b_mb_per_s` accumulated over all processes.
+
+The original's tables hold the maxima over the repetitions (`rep` null) per process; they are
+multiplied by the process count. effbench's protocol also lists every measurement
+(SECTION-MEASUREMENTS): then those become the rows, exactly as the JSON file has them."""
 
 from __future__ import annotations
 
@@ -7,60 +13,96 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from ..components import (BEFF_BEST, BEFF_LOGAVG, BEFF_LOGAVG_RANDOM, BEFF_LOGAVG_RINGS,
+                          BEFF_METHODS, beff_row)
 from ..records import SCHEMA, FormatError, ParsedRun, new_end, new_result, new_run
 
 REVISION = re.compile(r"^b_eff\.c, Revision (\S+)")
+EFFBENCH = re.compile(r"^effbench (\S+) b_eff\b")
 MEMORY = re.compile(r"^MEMORY_PER_PROCESSOR\s*=\s*(\d+)\s*MBytes")
 MSGLNG = re.compile(r"^msglng=\s*(.*)$")
+METHODS = re.compile(r"^Used methods:\s*(.*)$")
+KIND_RANGE = re.compile(r"^\s*(\d+)(?:-(\d+))?\s+used for (ring|random) pattern average")
 FINAL = re.compile(r"^b_eff\s*=\s*([\d.]+)\s*MB/s\s*=\s*([\d.]+)\s*\*\s*(\d+)\s*PEs with\s*"
                    r"(\d+)\s*MB/PE on (.*)$")
 SYSFIELD = re.compile(r"^\s*(system name|hostname|OS release|OS version|machine)\s*:\s?(.*)$")
 DATE = re.compile(r"^Date of measurement:\s*(.*)$")
+WALL = re.compile(r"^Total execution wall clock time\s*=\s*([\d.]+)\s*seconds")
+ELAPSED = {"elapsed_s": re.compile(r"^measur\w* loop: elapsed time\s*=\s*([\d.]+)\s*sec"),
+           "timed_loops_s": re.compile(r"^\s*sum of max elapsed time per entries above\s*=\s*"
+                                       r"([\d.]+)\s*sec")}
 ACCUMULATED = re.compile(r"^accumulated\s*\|\s*(.*)$")
+MEASUREMENT = re.compile(r"^\s*p(\d+)\s+(\S.*?)\s+(\d+)=(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(.*)$")
 PATTERN_ROW = re.compile(r"^\s*p(\d+)\s+(.*?)\s*:\(\s*([\d.]+|-+)\)\s+(.*?)\s*->\s*([\d.]+)\s*->"
                          r"\s*([\d.]+)\s*MByte/s")
 METHOD_ROW = re.compile(r"^\s*p(\d+)\s+method\s+(\d+)\s*=\s*(\S+)\s*:\(\s*([\d.]+|-+)\)\s+(.*?)"
                         r"\s*->\s*([\d.]+)\s*->\s*([\d.]+)\s*MByte/s")
 PATTERN_NAME = re.compile(r"^\s*p(\d+)\s+(\S.*?)\s*$")
 LENGTHS_HEAD = re.compile(r"^\s*pattern\s*(?:&\s*method)?\s*/\s*msg(?:-length)?:\s*(.*?)\s*->")
+GROUP_AVERAGE = re.compile(r"^\s*log_avg of all (rings|random)\s*:.*->\s*([\d.]+)\s*MByte/s")
+# SECTION-BEFF lines with more digits than the summary table (accumulated values). The 3.6
+# line "Latency ring pattern" is the table's value divided by the process count, so the
+# table's "rings only" latency (1 / per-process bandwidth at 1 byte, as effbench) is used.
 BEFF_DETAIL = {
     "latency_us": re.compile(r"^Latency:\s*([\d.]+)\s*microsec"),
-    "b_eff_at_lmax_mb_s": re.compile(r"^b_eff at Lmax:\s*([\d.]+)\s*MByte/s"),
-    "b_eff_at_lmax_rings_mb_s": re.compile(r"^b_eff at Lmax \(ring pattern\):\s*([\d.]+)"),
-    "latency_rings_us": re.compile(r"^Latency ring pattern:\s*([\d.]+)"),
+    "b_eff_lmax_mb_per_s": re.compile(r"^b_eff at Lmax:\s*([\d.]+)\s*MByte/s"),
+    "b_eff_lmax_rings_mb_per_s": re.compile(r"^b_eff at Lmax \(ring pattern\):\s*([\d.]+)"),
     "pingpong_latency_us": re.compile(r"^Ping-pong latency:\s*([\d.]+)"),
-    "pingpong_bandwidth_mb_s": re.compile(r"^Ping-pong bandwidth at Lmax:\s*([\d.]+)"),
+    "pingpong_bw_mb_per_s": re.compile(r"^Ping-pong bandwidth at Lmax:\s*([\d.]+)"),
 }
-MSGLNG_COLUMNS = ("accumulated", "average", "rings", "random")
+PER_PROC_DETAIL = re.compile(r"^\(\s*:\s*([\d.]+)\s*MByte/s")  # the line after "at Lmax"
+PER_PROC_OF = {"b_eff_lmax_mb_per_s": "b_eff_lmax_per_proc_mb_per_s",
+               "b_eff_lmax_rings_mb_per_s": "b_eff_lmax_rings_per_proc_mb_per_s"}
+# The summary table's accumulated row: processes, b_eff, "Lmax MB" (2 tokens), then these.
+TABLE_FIELDS = ("b_eff_lmax_mb_per_s", "b_eff_lmax_rings_mb_per_s", "latency_us",
+                "latency_rings_us", "pingpong_latency_us", "pingpong_bw_mb_per_s")
+# SECTION-BY-MSGLNG columns 3-5 (per process, best method) and 6.. (per method).
+MSGLNG_AVERAGES = (BEFF_LOGAVG, BEFF_LOGAVG_RINGS, BEFF_LOGAVG_RANDOM)
 
 
 def _num(path, lineno, tok):
+    """A printed number; `-` (effbench prints it for what does not exist) is None."""
+    if tok.strip("-") == "":
+        return None
     try:
         return float(tok)
     except ValueError:
         raise FormatError(path, lineno, f"not a number: {tok!r}") from None
 
 
+def _iso(date: str | None) -> str | None:
+    try:
+        return datetime.strptime(" ".join(date.split()), "%a %b %d %H:%M:%S %Y") \
+            .strftime("%Y-%m-%dT%H:%M:%S") if date else None
+    except ValueError:
+        return None
+
+
 def parse_beff(path: str | Path) -> ParsedRun:
     path = Path(path)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    version = memory = date = None
+    tool = version = memory = date = wall = None
     msglng: list[int] = []
+    methods: list[str] = []  # JSON names by method number
+    kinds: dict[int, str] = {}  # pattern number -> "ring" / "random" (others: "analysis")
     uname: dict[str, str] = {}
     summary: dict = {}
     section = None
     lengths: list[int] = []
-    pattern_names: dict[int, str] = {}
-    rows = []  # (pattern_index or None, pattern, method, bytes, per-process MB/s)
-    method_names: dict[int, str] = {}
+    names: dict[int, str] = {}
+    table_rows = []  # (pattern or None, name or None, method, bytes, per-process MB/s)
+    measured = []  # SECTION-MEASUREMENTS rows (effbench), complete records
+    per_proc_key = None
     procs = None
-    seen_revision = False
+
+    def method_name(lineno, label):
+        if label not in BEFF_METHODS:
+            raise FormatError(path, lineno, f"unknown method '{label}'")
+        return BEFF_METHODS[label]
 
     for lineno, line in enumerate(lines, start=1):
-        m = REVISION.match(line)
-        if m:
-            seen_revision = True
-            version = m.group(1)
+        if (m := REVISION.match(line)) or (m := EFFBENCH.match(line)):
+            tool, version = ("b_eff" if m.re is REVISION else "effbench"), m.group(1)
             continue
         m = re.match(r"^SECTION-(\S+)-(BEGIN|END)\s*$", line)
         if m:
@@ -71,36 +113,68 @@ def parse_beff(path: str | Path) -> ParsedRun:
             memory = int(m.group(1))
         elif (m := MSGLNG.match(line)):
             msglng = [int(_num(path, lineno, t)) for t in m.group(1).split()]
+        elif (m := METHODS.match(line)):
+            methods = [method_name(lineno, label.split("=", 1)[1])
+                       for label in m.group(1).split()]
+        elif (m := KIND_RANGE.match(line)):
+            first = int(m.group(1))
+            for p in range(first, int(m.group(2) or first) + 1):
+                kinds[p] = m.group(3)
         elif (m := SYSFIELD.match(line)):
             uname[m.group(1)] = m.group(2).strip()
         elif (m := DATE.match(line)):
             date = m.group(1).strip()
+        elif (m := WALL.match(line)):
+            wall = float(m.group(1))
         elif (m := FINAL.match(line)):
-            summary["b_eff_mb_s"] = float(m.group(1))
-            summary["b_eff_per_process_mb_s"] = float(m.group(2))
+            summary["b_eff_mb_per_s"] = float(m.group(1))
+            summary["b_eff_per_proc_mb_per_s"] = float(m.group(2))
             procs = int(m.group(3))
-            summary["memory_per_process_mib"] = int(m.group(4))
+            summary["mem_per_proc_mb"] = int(m.group(4))
+            summary["line"] = line.strip()
         elif (m := ACCUMULATED.match(line)) and section in (None, "BEFF"):
             tok = m.group(1).split()
-            # processes, b_eff, Lmax "N MB", at Lmax (rings&random, rings), 3 latencies, pp bw
-            if len(tok) != 10:
-                raise FormatError(path, lineno, f"summary row: expected 10 fields, found "
-                                  f"{len(tok)}")
+            if len(tok) != 4 + len(TABLE_FIELDS):
+                raise FormatError(path, lineno, f"summary row: expected {4 + len(TABLE_FIELDS)}"
+                                  f" fields, found {len(tok)}")
             procs = int(_num(path, lineno, tok[0]))
-            summary.setdefault("b_eff_mb_s", _num(path, lineno, tok[1]))
-            summary.setdefault("b_eff_at_lmax_mb_s", _num(path, lineno, tok[4]))
-            summary.setdefault("b_eff_at_lmax_rings_mb_s", _num(path, lineno, tok[5]))
-            summary.setdefault("latency_us", _num(path, lineno, tok[6]))
-            summary.setdefault("latency_rings_us", _num(path, lineno, tok[7]))
-            summary.setdefault("pingpong_latency_us", _num(path, lineno, tok[8]))
-            summary.setdefault("pingpong_bandwidth_mb_s", _num(path, lineno, tok[9]))
-        elif section == "BEFF":
-            for key, rx in BEFF_DETAIL.items():
-                if (m := rx.match(line.strip())):
+            summary.setdefault("b_eff_mb_per_s", _num(path, lineno, tok[1]))
+            for key, tok_ in zip(TABLE_FIELDS, tok[4:]):
+                summary.setdefault(key, _num(path, lineno, tok_))
+        elif section == "ELAPSED":
+            for key, rx in ELAPSED.items():
+                if (m := rx.match(line)):
                     summary[key] = float(m.group(1))
+        elif section == "BEFF":
+            text = line.strip()
+            if per_proc_key and (m := PER_PROC_DETAIL.match(text)):
+                summary[per_proc_key] = float(m.group(1))
+            per_proc_key = None
+            for key, rx in BEFF_DETAIL.items():
+                if (m := rx.match(text)):
+                    summary[key] = float(m.group(1))
+                    per_proc_key = PER_PROC_OF.get(key)
+        elif section == "MEASUREMENTS":
+            if not (m := MEASUREMENT.match(line)):
+                continue
+            cols = m.group(8).split()
+            if len(cols) != 4:
+                raise FormatError(path, lineno, f"expected t_min t_avg t_max b, found {cols}")
+            t_min, t_avg, t_max, b = (_num(path, lineno, t) for t in cols)
+            pattern, nbytes = int(m.group(1)), int(m.group(6))
+            measured.append(new_result(
+                "beff", m.group(2), 0, nbytes, repetitions=int(m.group(7)), t_min_us=t_min,
+                t_max_us=t_max, t_avg_us=t_avg, pattern=pattern,
+                pattern_kind=kinds.get(pattern, "analysis"),
+                method=method_name(lineno, m.group(4)), rep=int(m.group(5)),
+                length_index=msglng.index(nbytes) if nbytes in msglng else None,
+                b_mb_per_s=b))
         elif section in ("BY-PATTERN-MSGLNG", "BY-MTHD-MSGLNG"):
             if (m := LENGTHS_HEAD.match(line)):
                 lengths = [int(_num(path, lineno, t)) for t in m.group(1).split()]
+                continue
+            if (m := GROUP_AVERAGE.match(line)):
+                summary[f"b_eff_{m.group(1)}_mb_per_s"] = float(m.group(2))
                 continue
             if "log_avg" in line or line.strip().startswith(("-", "*", "accumulated")):
                 continue  # averages over patterns: the BY-MSGLNG section has them at all L
@@ -108,65 +182,66 @@ def parse_beff(path: str | Path) -> ParsedRun:
             if m:
                 if not lengths:
                     raise FormatError(path, lineno, "pattern row before the message lengths")
+                pattern = int(m.group(1))
                 if section == "BY-MTHD-MSGLNG":
-                    index, method = int(m.group(1)), m.group(3)
-                    method_names[int(m.group(2))] = method
-                    values = m.group(5).split()
+                    method, values = method_name(lineno, m.group(3)), m.group(5).split()
                 else:
-                    index, method = int(m.group(1)), "best"
-                    pattern_names[index] = m.group(2)
-                    values = m.group(4).split()
+                    names[pattern] = m.group(2)
+                    method, values = BEFF_BEST, m.group(4).split()
                 if len(values) != len(lengths):
                     raise FormatError(path, lineno, f"expected {len(lengths)} values, "
                                       f"found {len(values)}")
                 for nbytes, tok in zip(lengths, values):
-                    rows.append((index, method, nbytes, _num(path, lineno, tok)))
+                    table_rows.append((pattern, method, nbytes, _num(path, lineno, tok)))
             elif section == "BY-MTHD-MSGLNG" and (m := PATTERN_NAME.match(line)):
-                pattern_names[int(m.group(1))] = m.group(2)
+                names[int(m.group(1))] = m.group(2)
         elif section == "BY-MSGLNG":
             tok = line.split()
             if tok and tok[0].isdigit():
-                if len(tok) != 8:
-                    raise FormatError(path, lineno, f"expected 8 columns, found {len(tok)}")
+                if len(tok) != 5 + len(methods):
+                    raise FormatError(path, lineno, f"expected {5 + len(methods)} columns, "
+                                      f"found {len(tok)}")
                 nbytes = int(tok[0])
-                for col, val in zip(("average", "rings", "random"), tok[2:5]):
-                    rows.append((None, f"{col}|best", nbytes, _num(path, lineno, val)))
-                for mi, val in enumerate(tok[5:8]):
-                    rows.append((None, f"average|{mi}", nbytes, _num(path, lineno, val)))
+                for name, val in zip(MSGLNG_AVERAGES, tok[2:5]):
+                    table_rows.append((name, BEFF_BEST, nbytes, _num(path, lineno, val)))
+                for method, val in zip(methods, tok[5:]):
+                    table_rows.append((BEFF_LOGAVG, method, nbytes, _num(path, lineno, val)))
 
-    if not seen_revision:
+    if tool is None:
         raise FormatError(path, 1, "no 'b_eff.c, Revision' line: not a b_eff protocol")
     if procs is None:
         raise FormatError(path, len(lines), "no b_eff result (summary table or 'b_eff =' line)")
 
-    results = []
-    for index, method, nbytes, value in rows:
-        if index is None:
-            pattern, mkey = method.split("|")
-            mname = "best" if mkey == "best" else method_names.get(int(mkey), f"method_{mkey}")
-            rec = new_result("beff", "b_eff", procs, nbytes, pattern=pattern, method=mname)
-        else:
-            rec = new_result("beff", "b_eff", procs, nbytes,
-                             pattern=pattern_names.get(index, f"p{index:02d}"),
-                             pattern_index=index, method=method)
-        rec["bandwidth_mb_s"] = value
-        results.append(rec)
+    if measured:
+        for rec in measured:
+            rec["procs"] = procs
+        results = measured
+    else:
+        results = []
+        for pattern, method, nbytes, value in table_rows:
+            if value is None:
+                continue
+            accumulated = value * procs  # the tables print accumulated / processes
+            if isinstance(pattern, str):  # an average over patterns
+                results.append(beff_row(pattern, "average", None, method, procs, nbytes,
+                                        accumulated))
+            else:
+                results.append(beff_row(names.get(pattern, f"p{pattern:02d}"),
+                                        kinds.get(pattern, "analysis"), pattern, method, procs,
+                                        nbytes, accumulated))
 
     summary_rec = {"type": "summary", "schema": SCHEMA, "component": "beff", "procs": procs,
-                   "lmax_bytes": msglng[-1] if msglng else None, **summary}
-    start = None
-    if date:
-        try:
-            start = datetime.strptime(" ".join(date.split()), "%a %b %d %H:%M:%S %Y") \
-                .strftime("%Y-%m-%dT%H:%M:%S")
-        except ValueError:
-            start = None
-    run = new_run("beff", "b_eff", procs, version=version, start=start,
+                   "l_max_bytes": msglng[-1] if msglng else None, **summary}
+    run = new_run("beff", tool, procs, version=version, start=_iso(date),
                   uname={"sysname": uname.get("system name"),
                          "nodename": uname.get("hostname"),
                          "release": uname.get("OS release"),
                          "version": uname.get("OS version"),
                          "machine": uname.get("machine")},
-                  options={"memory_per_process_mib": memory, "message_lengths": msglng})
-    return ParsedRun(run=run, results=results, summaries=[summary_rec], end=new_end("ok"),
+                  options={"mem_per_proc_mb": memory, "lengths": msglng,
+                           "l_max_bytes": msglng[-1] if msglng else None,
+                           "methods": methods,
+                           "random_patterns": sum(k == "random" for k in kinds.values())})
+    end = new_end("ok", elapsed_s=wall) if "line" in summary else None
+    return ParsedRun(run=run, results=results, summaries=[summary_rec], end=end,
                      source=str(path), source_format="beff")

@@ -1,6 +1,7 @@
 """Importer for b_eff_io output: the protocol (`.prot`, one line per pattern) and the summary
-(`.sum`, one table per partition), as b_eff_io 2.x and effbench's `beff_io` component print
-them."""
+(`.sum`, one table per partition), as b_eff_io 2.1 and effbench's `beff_io` component print
+them, into the records effbench's `beff_io` component writes (docs/beff-io.md): `level`
+"pattern" rows per pattern, `level` "type" rows per pattern type, one `summary`."""
 
 from __future__ import annotations
 
@@ -8,57 +9,102 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from ..components import (BEFF_IO_ACCESS, BEFF_IO_PATTERN2, BEFF_IO_TABLE_PATTERNS,
+                          BEFF_IO_TYPE_LABELS, BEFF_IO_TYPES)
 from ..records import SCHEMA, FormatError, ParsedRun, new_end, new_result, new_run
 
-ACCESS = ("write", "rewrite", "read")
-TYPES = ("scatter", "shared", "separated", "segmented", "seg_coll")
-REVISION = re.compile(r"^b_eff_io\.c, Revision (\S+)")
+MIB = 1 << 20
+REVISION = re.compile(r"b_eff_io\.c, Revision (\S+)")
+EFFBENCH = re.compile(r"^b_eff_io \(effbench (\S+)\)")
 MEMORY = re.compile(r"^MEMORY_PER_PROCESSOR\s*=\s*(\d+)\s*MBytes")
+M_PART = re.compile(r"^Maximum chunk size\s*=\s*([\d.]+)\s*MBytes")
+PARTITIONS = re.compile(r"^-N\s+([\d,\s]+?)\s+T=(\d+(?:\.\d+)?)")
+PATH = re.compile(r"^PATH=([^,]*),")
 SYSFIELD = re.compile(r"^\s*(system name|hostname|OS release|OS version|machine)\s*:\s?(.*)$")
 DATE = re.compile(r"^Date of measurement:\s*(.*)$")
+# The pattern time t is the sum of four parts: I/O calls, then b_eff_io 2.1's barrier and
+# broadcast after every call (its termination check) or effbench's termination checks and
+# barriers, then the file sync; 2.1 adds two times of the last call, effbench the checks b=.
 PROT_ROW = re.compile(
     r"^n=\s*(?P<n>\d+)\s+a=\s*(?P<a>\d+)\s+type=\s*(?P<type>\d+)\s+p=\s*(?P<p>\d+)\s+"
     r"Tp=\s*(?P<Tp>[\d.]+)\s+l=\s*(?P<l>\d+)\s+L=\s*(?P<L>\d+)\s+(?P<file>\S+)\s+"
-    r"r=\s*(?P<r>\d+)\s+S=\s*(?P<S>[\d.]+)\s*MB\s+t=\s*(?P<t>[\d.]+)\s.*"
-    r"bw=\s*(?P<bw>[\d.]+)\s*MB/s\s*$")
-TOTAL_TYPE = re.compile(r"^\s*total pattern type:.*b_eff_io_(write|rewrite|read)_(\w+)=\s*([\d.]+)")
+    r"r=\s*(?P<r>\d+)\s+S=\s*(?P<S>[\d.]+)\s*MB\s+t=\s*(?P<t>[\d.]+)\s*=\s*(?P<c0>[\d.]+)\+"
+    r"\s*(?P<c1>[\d.]+)\+\s*(?P<c2>[\d.]+)\+\s*(?P<c3>[\d.]+)(?:\s+[\d.]+\s+[\d.]+)?"
+    r"(?:\s+b=\s*(?P<b>\d+))?\s+bw=\s*(?P<bw>[\d.]+)\s*MB/s\s*$")
+TOTAL_TYPE = re.compile(
+    r"^\s*total pattern type:\s*S=\s*(?P<S>[\d.]+)\s*MB\s+t=\s*(?P<t>[\d.]+)\s+"
+    r"t_op=\s*(?P<op>[\d.]+)\s+t_cl=\s*(?P<cl>[\d.]+).*b_eff_io_(?P<access>write|rewrite|read)_"
+    r"(?P<label>\w+)=\s*(?P<bw>[\d.]+)\s*MB/s(?:\s+Lseg=\s*(?P<lseg>\d+)\s*MBytes)?")
 TOTAL_ACCESS = re.compile(r"^\s*total access method:.*b_eff_io_(write|rewrite|read)=\s*([\d.]+)")
-TOTAL_PARTITION = re.compile(r"^\s*total partition:\s*n=\s*(\d+).*b_eff_io=\s*([\d.]+)")
-SUM_ROW = re.compile(r"^\s*(\d+)\s+PEs\s+(\d+)\s+(\d+)\s+(write|rewrite|read)\s+(.*)$")
-SUM_TOTAL = re.compile(r"^\s*(\d+)\s+PEs\s+total-(write|rewrite|read)\s+(.*)$")
 WEIGHTED = re.compile(r"^weighted average bandwidth for (write|rewrite|read)\s*:\s*([\d.]+)"
                       r"\s*MB/s on (\d+) processes")
+TOTAL_PARTITION = re.compile(r"^\s*total partition:\s*n=\s*(\d+).*b_eff_io=\s*([\d.]+)")
 PARTITION_BEFF = re.compile(r"^b_eff_io of these measurements =\s*([\d.]+)\s*MB/s on (\d+)")
+PARTITION_REL21 = re.compile(r"^b_eff_io by release 2\.1's formula sqrt\(W\*R\) =\s*([\d.]+)")
+FINAL_REL21 = re.compile(r"^\s*b_eff_io \(release 2\.1 formula sqrt\(W\*R\)\) =\s*([\d.]+)")
+EXECUTION = re.compile(r"^\s*total execution time is\s*([\d.]+)\s*sec")
+SUM_HEAD = re.compile(r"^Summary of file I/O bandwidth accumulated on\s+(\d+) processes")
+SUM_ROW = re.compile(r"^\s*(\d+)\s+PEs\s+(\d+)\s+(\d+)\s+(write|rewrite|read)\s+(.*)$")
+SUM_TOTAL = re.compile(r"^\s*(\d+)\s+PEs\s+total-(write|rewrite|read)\s+(.*)$")
+PAT2_HEAD = re.compile(r"except pattern 2 \(scatter, l=(\d+)MBytes, L=(\d+)MBytes\)")
+PAT2 = re.compile(r"^\s*bw_pat2=\s*([\d.]+)\s*MB/s write,\s*([\d.]+)\s*MB/s rewrite,"
+                  r"\s*([\d.]+)\s*MB/s read")
+CRITERION = re.compile(r"^\s*criterion \d+:\s*(.*?)\s*--\s*(NOT reached|reached)")
+ERRORS = re.compile(r"error count \((\d+)\)")
 FINAL = re.compile(r"^\s*b_eff_io =\s*([\d.]+)\s*MB/s on (\d+) processes with\s*(\d+)\s*MByte/PE,"
                    r"\s*scheduled time=([\d.]+)\s*Min(.*)$")
 
 
 def _access(path, lineno, index: int) -> str:
-    if not 0 <= index < len(ACCESS):
+    if not 0 <= index < len(BEFF_IO_ACCESS):
         raise FormatError(path, lineno, f"access method a={index} (0..2 expected)")
-    return ACCESS[index]
+    return BEFF_IO_ACCESS[index]
+
+
+def _pattern(n, access, ptype, pattern, chunk, **fields):
+    """A `level: "pattern"` row; bytes = the chunk size on disk, as effbench writes it."""
+    return new_result("beff_io", BEFF_IO_TYPES[ptype], n, chunk, level="pattern",
+                      access=access, pattern_type=ptype, pattern=pattern,
+                      chunk_disk_bytes=chunk, **fields)
+
+
+def _type_total(n, access, ptype, **fields):
+    """A `level: "type"` row: a type's total has no chunk size (bytes 0) and no repetitions."""
+    return new_result("beff_io", BEFF_IO_TYPES[ptype], n, 0, level="type", access=access,
+                      pattern_type=ptype, **fields)
 
 
 def parse_beff_io(path: str | Path) -> ParsedRun:
     path = Path(path)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    version = memory = date = None
+    tool = version = memory = m_part = date = elapsed = final = None
+    options: dict = {}
     uname: dict[str, str] = {}
-    results = []
-    summaries = []
-    final: dict | None = None
-    last_n = None
-    invalid_reasons: list[str] = []
+    protocol, table = [], []  # rows from protocol lines / from the summary tables
+    type_rows: list[dict] = []  # the protocol's rows of the type being read
+    partitions: dict[int, dict] = {}
+    invalid: list[str] = []
+    errors: dict[int, int] = {}
+    table_n = rel21_n = None
+    pat2 = (MIB, 2 * MIB)
 
-    def summary(**fields):
-        summaries.append({"type": "summary", "schema": SCHEMA, "component": "beff_io",
-                          **fields})
+    def partition(n: int) -> dict:
+        return partitions.setdefault(n, {"procs": n})
 
     for lineno, line in enumerate(lines, start=1):
-        if (m := REVISION.match(line)):
-            version = m.group(1)
+        if tool is None and (m := REVISION.search(line)):
+            tool, version = "b_eff_io", m.group(1)
+            if (m := EFFBENCH.match(line)):
+                tool, version = "effbench", m.group(1)
         elif (m := MEMORY.match(line)):
             memory = int(m.group(1))
+        elif (m := M_PART.match(line)):
+            m_part = round(float(m.group(1)) * MIB)
+        elif (m := PARTITIONS.match(line)):
+            options["partitions"] = [int(t) for t in m.group(1).replace(",", " ").split()]
+            options["T_s"] = float(m.group(2))
+        elif (m := PATH.match(line)):
+            options["path"] = m.group(1)
         elif (m := SYSFIELD.match(line)):
             uname[m.group(1)] = m.group(2).strip()
         elif (m := DATE.match(line)):
@@ -68,84 +114,141 @@ def parse_beff_io(path: str | Path) -> ParsedRun:
             if not m:
                 raise FormatError(path, lineno, "pattern line does not have the protocol's "
                                   "fields (n= a= type= p= Tp= l= L= r= S= t= bw=)")
-            last_n = int(m["n"])
-            ptype = int(m["type"])
-            if not 0 <= ptype < len(TYPES):
+            n, ptype, reps, call = int(m["n"]), int(m["type"]), int(m["r"]), int(m["L"])
+            if not 0 <= ptype < len(BEFF_IO_TYPES):
                 raise FormatError(path, lineno, f"pattern type {ptype} (0..4 expected)")
-            rec = new_result("beff_io", "b_eff_io", last_n, int(m["l"]),
-                             repetitions=int(m["r"]),
-                             access=_access(path, lineno, int(m["a"])), pattern_type=ptype,
-                             pattern_index=int(m["p"]), call_bytes=int(m["L"]),
-                             scheduled_time_s=float(m["Tp"]), transferred_mb=float(m["S"]),
-                             time_s=float(m["t"]))
-            rec["bandwidth_mb_s"] = float(m["bw"])
-            results.append(rec)
+            # S is r x L x n printed in 10^6 bytes: the exact count where it agrees.
+            moved = reps * call * n
+            if abs(moved / 1e6 - float(m["S"])) > 0.0005 + 1e-9:
+                moved = round(float(m["S"]) * 1e6)
+            check = float(m["c1"]) if m["b"] is not None else float(m["c1"]) + float(m["c2"])
+            rec = _pattern(n, _access(path, lineno, int(m["a"])), ptype, int(m["p"]),
+                           int(m["l"]), repetitions=reps, chunk_mem_bytes=call,
+                           scheduled_s=float(m["Tp"]), moved_bytes=moved,
+                           t_us=float(m["t"]) * 1e6, t_io_us=float(m["c0"]) * 1e6,
+                           t_check_us=check * 1e6, t_sync_us=float(m["c3"]) * 1e6,
+                           mb_per_s=float(m["bw"]), file=m["file"])
+            if m["b"] is not None:
+                rec["batches"] = int(m["b"])
+            protocol.append(rec)
+            type_rows.append(rec)
         elif (m := TOTAL_TYPE.match(line)):
-            if last_n is None:
+            if not type_rows:
                 raise FormatError(path, lineno, "pattern-type total before any pattern line")
-            if m.group(2) not in TYPES:
-                raise FormatError(path, lineno, f"unknown pattern type '{m.group(2)}'")
-            summary(procs=last_n, access=m.group(1), pattern_type=TYPES.index(m.group(2)),
-                    type_name=m.group(2), bandwidth_mb_s=float(m.group(3)))
-        elif (m := TOTAL_ACCESS.match(line)):
-            summary(procs=last_n, access=m.group(1), bandwidth_mb_s=float(m.group(2)))
-        elif (m := TOTAL_PARTITION.match(line)):
-            summary(procs=int(m.group(1)), b_eff_io_mb_s=float(m.group(2)))
+            if m["label"] not in BEFF_IO_TYPE_LABELS:
+                raise FormatError(path, lineno, f"unknown pattern type '{m['label']}'")
+            first = type_rows[0]
+            rec = _type_total(first["procs"], m["access"], BEFF_IO_TYPE_LABELS[m["label"]],
+                              moved_bytes=sum(r["moved_bytes"] for r in type_rows),
+                              t_us=float(m["t"]) * 1e6, t_open_us=float(m["op"]) * 1e6,
+                              t_close_us=float(m["cl"]) * 1e6, mb_per_s=float(m["bw"]),
+                              file=first["file"])
+            if m["lseg"] is not None:  # types 3 and 4: the segment of each process, MiB
+                for r in (*type_rows, rec):
+                    r["segment_bytes"] = int(m["lseg"]) * MIB
+                partition(first["procs"])["segment_bytes"] = int(m["lseg"]) * MIB
+            protocol.append(rec)
+            type_rows = []
+        elif (m := TOTAL_ACCESS.match(line)) and protocol:
+            partition(protocol[-1]["procs"])[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
+        elif (m := WEIGHTED.match(line)):
+            partition(int(m.group(3)))[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
+        elif (m := TOTAL_PARTITION.match(line)) or (m := PARTITION_BEFF.match(line)):
+            n, value = ((int(m.group(1)), float(m.group(2))) if m.re is TOTAL_PARTITION
+                        else (int(m.group(2)), float(m.group(1))))
+            # b_eff_io 2.1's partition value is the sqrt(W*R) formula; effbench's is the
+            # paper's weighting and prints the 2.1 formula on its own line.
+            partition(n)["b_eff_io_rel21_mb_per_s" if tool == "b_eff_io"
+                         else "b_eff_io_mb_per_s"] = value
+            rel21_n = n
+        elif (m := PARTITION_REL21.match(line)) and rel21_n is not None:
+            partition(rel21_n)["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
+        elif (m := EXECUTION.match(line)):
+            elapsed = float(m.group(1))
+        elif (m := SUM_HEAD.match(line)):
+            table_n = int(m.group(1))
+        elif (m := PAT2_HEAD.search(line)):
+            pat2 = (int(m.group(1)) * MIB, int(m.group(2)) * MIB)
         elif (m := SUM_ROW.match(line)):
             n, pos, chunk, access = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
             cells = m.group(5).split()
-            if len(cells) != 5:
+            if len(cells) != len(BEFF_IO_TYPES):
                 raise FormatError(path, lineno, f"expected 5 type columns, found {len(cells)}")
-            for ptype, cell in enumerate(cells):
-                if cell == "-":
-                    continue
-                try:
-                    bw = float(cell)
-                except ValueError:
-                    raise FormatError(path, lineno, f"not a number: {cell!r}") from None
-                rec = new_result("beff_io", "b_eff_io", n, chunk, access=access,
-                                 pattern_type=ptype, chunk_pos=pos)
-                rec["bandwidth_mb_s"] = bw
-                results.append(rec)
-        elif (m := SUM_TOTAL.match(line)):
-            cells = m.group(3).split()
+            if not 1 <= pos <= 7:
+                raise FormatError(path, lineno, f"table row {pos} (1..7 expected)")
             for ptype, cell in enumerate(cells):
                 if cell != "-":
-                    summary(procs=int(m.group(1)), access=m.group(2), pattern_type=ptype,
-                            type_name=TYPES[ptype], bandwidth_mb_s=float(cell))
-        elif (m := WEIGHTED.match(line)):
-            summary(procs=int(m.group(3)), access=m.group(1),
-                    weighted_bandwidth_mb_s=float(m.group(2)))
-        elif (m := PARTITION_BEFF.match(line)):
-            summary(procs=int(m.group(2)), b_eff_io_mb_s=float(m.group(1)))
-        elif line.strip().startswith("criterion") and "NOT reached" in line:
-            invalid_reasons.append(line.strip())
+                    table.append(_pattern(n, access, ptype, BEFF_IO_TABLE_PATTERNS[ptype][pos - 1],
+                                          chunk, mb_per_s=_float(path, lineno, cell)))
+        elif (m := SUM_TOTAL.match(line)):
+            for ptype, cell in enumerate(m.group(3).split()):
+                if cell != "-":
+                    table.append(_type_total(int(m.group(1)), m.group(2), ptype,
+                                             mb_per_s=_float(path, lineno, cell)))
+        elif (m := PAT2.match(line)) and table_n is not None:
+            for access, cell in zip(BEFF_IO_ACCESS, m.groups()):
+                table.append(_pattern(table_n, access, 0, BEFF_IO_PATTERN2, pat2[0],
+                                      chunk_mem_bytes=pat2[1], mb_per_s=float(cell)))
+        elif (m := CRITERION.match(line)):
+            if m.group(2) == "NOT reached" and m.group(1) not in invalid:
+                invalid.append(m.group(1))
+            if (e := ERRORS.search(m.group(1))) and table_n is not None:
+                errors[table_n] = int(e.group(1))
+        elif (m := FINAL_REL21.match(line)):
+            final = final or {}
+            final["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
         elif (m := FINAL.match(line)):
-            final = {"b_eff_io_mb_s": float(m.group(1)), "procs": int(m.group(2)),
-                     "memory_per_process_mib": int(m.group(3)),
-                     "scheduled_time_min": float(m.group(4)),
-                     "valid": "NOT VALID" not in m.group(5)}
+            final = final or {}
+            final.update({"b_eff_io_mb_per_s": float(m.group(1)), "procs": int(m.group(2)),
+                          "mem_per_proc_mib": int(m.group(3)),
+                          "T_partition_s": float(m.group(4)) * 60,
+                          "valid": "NOT VALID" not in m.group(5)})
+            if tool == "b_eff_io":  # 2.1's b_eff_io is its sqrt(W*R) formula
+                final["b_eff_io_rel21_mb_per_s"] = final.pop("b_eff_io_mb_per_s")
 
-    if version is None:
+    if tool is None:
         raise FormatError(path, 1, "no 'b_eff_io.c, Revision' line: not b_eff_io output")
+    # effbench prints the protocol and the tables in one file: the protocol has more digits.
+    results = protocol or table
     if not results:
         raise FormatError(path, len(lines), "no pattern lines and no summary table")
-    if final is not None:
-        final["invalid_reasons"] = sorted(set(invalid_reasons))
-        summary(**final)
-    procs = max(r["procs"] for r in results)
-    start = None
-    if date:
-        try:
-            start = datetime.strptime(" ".join(date.split()), "%a %b %d %H:%M:%S %Y") \
-                .strftime("%Y-%m-%dT%H:%M:%S")
-        except ValueError:
-            pass
-    run = new_run("beff_io", "b_eff_io", procs, version=version, start=start,
+    rewrite_types = {r["pattern_type"] for r in results if r["access"] == "rewrite"}
+    rewrite_type0_only = rewrite_types == {0} if rewrite_types else None
+    summaries = []
+    if final is not None or partitions:
+        for n, e in errors.items():
+            partition(n)["errors"] = e
+        summary = {"type": "summary", "schema": SCHEMA, "component": "beff_io",
+                   "b_eff_io_mb_per_s": None, "b_eff_io_rel21_mb_per_s": None,
+                   "mem_per_proc_mib": memory, "T_s": options.get("T_s"),
+                   "rewrite_type0_only": rewrite_type0_only,
+                   "errors": sum(errors.values()) if errors else None,
+                   "invalid_reason": "; ".join(invalid) or None, "elapsed_s": elapsed,
+                   **(final or {}),
+                   "partitions": [partitions[n] for n in sorted(partitions)]}
+        summaries.append(summary)
+    run = new_run("beff_io", tool, max(r["procs"] for r in results), version=version,
+                  start=_iso(date),
                   uname={"sysname": uname.get("system name"), "nodename": uname.get("hostname"),
                          "release": uname.get("OS release"), "version": uname.get("OS version"),
                          "machine": uname.get("machine")},
-                  options={"memory_per_process_mib": memory})
+                  options={**options, "mem_per_proc_mib": memory, "m_part_bytes": m_part,
+                           "rewrite_type0_only": rewrite_type0_only})
     return ParsedRun(run=run, results=results, summaries=summaries,
-                     end=new_end("ok") if final is not None else None, source=str(path),
-                     source_format="beff_io")
+                     end=new_end("ok", elapsed_s=elapsed) if final is not None else None,
+                     source=str(path), source_format="beff_io")
+
+
+def _float(path, lineno, cell: str) -> float:
+    try:
+        return float(cell)
+    except ValueError:
+        raise FormatError(path, lineno, f"not a number: {cell!r}") from None
+
+
+def _iso(date: str | None) -> str | None:
+    try:
+        return datetime.strptime(" ".join(date.split()), "%a %b %d %H:%M:%S %Y") \
+            .strftime("%Y-%m-%dT%H:%M:%S") if date else None
+    except ValueError:
+        return None

@@ -22,14 +22,19 @@ PROCESSES = re.compile(r"^#?\s*\(?\s*#?\s*processes\s*=\s*(\d+)")
 GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups?\s+of\s+(\d+)\s+processes")
 MODE = re.compile(r"^#\s*MODE:\s*(AGGREGATE|NON-AGGREGATE)\s*$", re.I)
 
-# Column heading (unit stripped, lower case) -> JSON field.
+# Column heading (unit stripped, lower case) -> JSON field, as effbench's JSON names it
+# (effbench's own columns of -sync window, -repeat and quick mode included).
 COLUMNS = {
     "#bytes": "bytes", "bytes": "bytes", "#repetitions": "repetitions", "#rep.s": "repetitions",
     "t": "t", "t_min": "t_min_us", "t_max": "t_max_us", "t_avg": "t_avg_us",
     "mbytes/sec": "mbytes_per_s", "defects": "defects", "t_ovrl": "t_ovrl_us",
     "t_pure": "t_pure_us", "t_cpu": "t_cpu_us", "overlap": "overlap_pct",
-    "group": "group", "#group": "group",
+    "group": "group", "#group": "group", "valid": "valid_fraction", "loops": "loops",
+    "loop_min": "loop_t_max_min_us", "loop_max": "loop_t_max_max_us", "spread": "spread",
+    "rel_err": "rel_std_error",
 }
+EXTRA_COLUMNS = ("t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_pct", "valid_fraction",
+                 "loop_t_max_min_us", "loop_t_max_max_us", "spread")
 
 
 def _column_names(line: str) -> list[str] | None:
@@ -138,6 +143,9 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
                               f"({' '.join(columns)}), found {len(tokens)}")
         values = {}
         for name, tok in zip(columns, tokens):
+            if tok == "-":  # effbench prints what does not exist as "-"
+                values[name] = None
+                continue
             try:
                 num = float(tok)
             except ValueError:
@@ -180,24 +188,32 @@ def _row(path, lineno, component, bench, procs, mode, groups, values):
     if "group" in values:
         rec["group"] = integer("group")
     if "t" in values:
-        # Single-transfer tables print one time: minimum, maximum and average are that time.
-        rec["t_min_us"] = rec["t_max_us"] = rec["t_avg_us"] = values["t"]
+        # Single-transfer tables print one time, IMB's maximum over the processes (effbench's
+        # t_max_us); the minimum and the average are not printed.
+        rec["t_max_us"] = values["t"]
     for key in ("t_min_us", "t_max_us", "t_avg_us", "mbytes_per_s"):
         if key in values:
             rec[key] = values[key]
     if "defects" in values:
         rec["defects"] = integer("defects")
-    for key in ("t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_pct"):
+    for key in EXTRA_COLUMNS:
         if key in values:
             rec[key] = values[key]
-    if rec["t_avg_us"] is None:
-        # NBC and Truly_passive_put tables have no t column: their headline time is the first
-        # time column IMB prints (t_ovrl for NBC, t_pure for Truly_passive_put).
-        first = next(k for k in ("t_ovrl_us", "t_pure_us") if k in values) \
-            if ("t_ovrl_us" in values or "t_pure_us" in values) else None
+    if "loops" in values:
+        rec["loops"] = integer("loops")
+    # effbench's -sync window rows have a `valid` fraction; tables that keep IMB's timing
+    # (single transfers, aggregate mode) have none or print "-".
+    rec["sync"] = "window" if values.get("valid_fraction") is not None else "barrier"
+    if values.get("rel_std_error") is not None:
+        rec["rel_std_error"] = values["rel_std_error"] / 100  # printed in percent
+    if "t" not in values and "t_avg_us" not in values:
+        # NBC and Truly_passive_put tables have no t column: the first time column IMB prints
+        # (t_ovrl for NBC, t_pure for Truly_passive_put) is the maximum over the processes,
+        # effbench's t_max_us, as for a single-transfer table.
+        first = next((k for k in values if k in ("t_ovrl_us", "t_pure_us")), None)  # in order
         if first is None:
             raise FormatError(path, lineno, "table has no time column")
-        rec["t_min_us"] = rec["t_max_us"] = rec["t_avg_us"] = values[first]
+        rec["t_max_us"] = values[first]
     if "t_avg_us" not in values and "t_min_us" in values and "t_max_us" in values \
             and "t" not in values:
         raise FormatError(path, lineno, "table has t_min and t_max but no t_avg")

@@ -5,10 +5,12 @@
     # end result "NAME"
 
 Times are microseconds. The varied parameter is `count` (message length in elements), `procs`
-(process count) or `chunks`; every measured point is kept, so refinement points stay visible."""
+(process count) or `chunks`; every measured point is kept, so refinement points stay visible.
+Rows get the names effbench's `skampi` component writes (docs/skampi.md)."""
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime
 from pathlib import Path
@@ -21,8 +23,17 @@ FINISHED = re.compile(r"^#\s*Finished at\s+(.*)$")
 BEGIN = re.compile(r'^#\s*begin result\s+"(.*)"\s*$')
 END = re.compile(r'^#\s*end result\s+"(.*)"\s*$')
 ROW = re.compile(r"^(\w+)=\s*(\S+)\s+(.*)$")
+# The varied parameter of a row -> the suite's Variation, as effbench's JSON names it (SKaMPI
+# also prints `procs= 1` for the simple pattern, whose variation is None: it reads as Nodes;
+# a parameter not listed keeps its own name).
+VARIATIONS = {"count": "Length", "procs": "Nodes", "chunks": "Chunks"}
 DURATION = re.compile(r"^#\s*duration\s*=\s*([\d.]+)\s*sec")
 RUNTIME = re.compile(r"^#\s*Total runtime\s+([\d.]+)\s*seconds")
+
+
+def _null_nan(value: float) -> float | None:
+    """A point without valid runs prints `nan`: JSON has null for it."""
+    return None if math.isnan(value) else value
 
 
 def _date(text: str) -> str | None:
@@ -79,10 +90,15 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
             for name, v in (("value", value), ("bytes", nbytes), ("measurements", count)):
                 if v != int(v) or v < 0:
                     raise FormatError(path, lineno, f"{name}: not a non-negative integer: {v}")
+            t, err, extra = _null_nan(t), _null_nan(err), [_null_nan(x) for x in extra]
+            # The node columns are the participating processes' own times, one per process.
             row_procs = int(value) if param == "procs" else (procs or max(len(extra), 1))
             rec = new_result("skampi", suite, row_procs, int(nbytes), repetitions=int(count),
-                             t_avg_us=t, param=param, param_value=int(value),
-                             stderr_us=err, t_extra_us=extra)
+                             t_avg_us=t, std_error_us=err,
+                             variation=VARIATIONS.get(param, param),
+                             count=int(value) if param == "count" else None, nodes=row_procs,
+                             chunks=int(value) if param == "chunks" else None,
+                             node_times_us=extra)
             results.append(rec)
     if version is None:
         raise FormatError(path, 1, "no '# SKaMPI Version' line: not a SKaMPI output file")
@@ -90,7 +106,10 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
         raise FormatError(path, len(lines), f'result "{suite}" not ended')
     if not results:
         raise FormatError(path, len(lines), "no measurements")
-    run = new_run("skampi", "SKaMPI", max(r["procs"] for r in results), version=version,
+    # effbench's skampi component writes "# SKaMPI Version effbench-<version>".
+    tool, version = (("effbench", version[len("effbench-"):]) if version.startswith("effbench-")
+                     else ("SKaMPI", version))
+    run = new_run("skampi", tool, max(r["procs"] for r in results), version=version,
                   start=start)
     return ParsedRun(run=run, results=results,
                      end=new_end("ok", elapsed_s=runtime) if finished else None,

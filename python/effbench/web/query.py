@@ -15,16 +15,21 @@ from typing import Any
 
 from sqlalchemy import Text, cast, func, select, tuple_
 
-from ..records import IDENTITY_INT_FIELDS
+from ..records import IDENTITY_DEFAULTS, IDENTITY_FIELDS
 from ..store.db import Store
 from ..store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
 
+# Axes offered, by the field names of the C components' records (docs/json-lines.md and each
+# component's doc); importers of other formats write the same names.
 X_FIELDS = {"bytes": "message size [bytes]", "procs": "processes",
-            "param_value": "parameter value (SKaMPI)"}
+            "count": "message length [elements] (SKaMPI)",
+            "chunks": "chunks (SKaMPI master-worker)"}
 Y_FIELDS = {"t_avg_us": "t_avg [usec]", "t_min_us": "t_min [usec]", "t_max_us": "t_max [usec]",
-            "mbytes_per_s": "Mbytes/sec", "bandwidth_mb_s": "bandwidth [MB/s]"}
-# The headline number of a selection when the URL does not name one: a time if there is one.
-Y_DEFAULT_ORDER = ("t_avg_us", "bandwidth_mb_s", "mbytes_per_s")
+            "mbytes_per_s": "Mbytes/sec", "b_mb_per_s": "b_eff bandwidth [MB/s, accumulated]",
+            "mb_per_s": "b_eff_io bandwidth [MB/s]"}
+# The headline number of a selection when the URL does not name one: a time if there is one
+# (t_max_us: IMB text tables with one time column print only the maximum).
+Y_DEFAULT_ORDER = ("t_avg_us", "t_max_us", "b_mb_per_s", "mb_per_s", "mbytes_per_s")
 CORE_COLUMNS = ("group_index", "mode", "procs", "bytes", "repetitions", "t_min_us",
                 "t_max_us", "t_avg_us", "mbytes_per_s", "defects")
 MAX_LISTED_RUNS = 500
@@ -214,9 +219,9 @@ def choose_axes(rows: list[dict], x: str | None, y: str | None) -> tuple[str, st
 def _trace_key(row: dict, x: str) -> tuple:
     """Rows of one curve: same run and benchmark, and the same value of every coordinate that
     is not the x axis (process count, mode, group, b_eff pattern and method, ...)."""
-    extras = tuple(sorted(
-        (k, v) for k, v in row["extra"].items()
-        if k != x and (isinstance(v, str) or k in IDENTITY_INT_FIELDS)))
+    naming = ((k, row["extra"].get(k, IDENTITY_DEFAULTS.get(k)))
+              for k in IDENTITY_FIELDS.get(row["component"], ()) if k != x)
+    extras = tuple((k, v) for k, v in naming if v is not None)
     return (row["run_id"], row["component"], row["benchmark"],
             None if x == "procs" else row["procs"], row["mode"], row["group_index"], extras)
 
@@ -242,7 +247,7 @@ def plot_data(store: Store, selection, x: str | None, y: str | None) -> dict[str
                 name.append(row["mode"])
             if row["group_index"] is not None:
                 name.append(f"group {row['group_index']}")
-            name += [f"{k}={v}" for k, v in key[-1]]
+            name += [f"{k}={v}" for k, v in key[-1] if IDENTITY_DEFAULTS.get(k) != v]
             # plotly reads a little HTML in trace names: machine names are shown as text.
             traces[key] = {"name": html.escape(" · ".join(str(p) for p in name), quote=False),
                            "x": [], "y": [], "type": "scatter", "mode": "lines+markers",
