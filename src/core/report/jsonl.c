@@ -287,7 +287,7 @@ void eb_jsonl_resume_read(eb_resume *rs, const char *path, const char *component
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     memset(rs, 0, sizeof *rs);
     char err[EB_ERRLEN] = {0};
-    text_buf rows = {0}, run = {0};
+    text_buf rows = {0}, run = {0}, lines = {0};
     long count = 0;
     if (rank == 0) {
         FILE *f = fopen(path, "r");
@@ -324,6 +324,9 @@ void eb_jsonl_resume_read(eb_resume *rs, const char *path, const char *component
                     continue; /* the new summary covers old and new rows */
                 if (strcmp(type, "result") == 0) {
                     text_add(&rows, line, (size_t)len - 1);
+                    char num[24];
+                    snprintf(num, sizeof num, "%ld", lineno);
+                    text_add(&lines, num, strlen(num));
                     count++;
                 }
                 text_add(&kept_lines, line, (size_t)len - 1);
@@ -340,28 +343,35 @@ void eb_jsonl_resume_read(eb_resume *rs, const char *path, const char *component
     char all[EB_ERRLEN];
     if (eb_any_error(err[0] ? err : NULL, all, sizeof all))
         eb_exit_all(EB_EXIT_USAGE, all);
-    long n[3] = {count, (long)rows.len, (long)run.len};
-    MPI_Bcast(n, 3, MPI_LONG, 0, MPI_COMM_WORLD);
+    long n[4] = {count, (long)rows.len, (long)run.len, (long)lines.len};
+    MPI_Bcast(n, 4, MPI_LONG, 0, MPI_COMM_WORLD);
     if (rank != 0) {
         rows.s = eb_calloc((size_t)n[1] + 1, 1);
         run.s = eb_calloc((size_t)n[2] + 1, 1);
+        lines.s = eb_calloc((size_t)n[3] + 1, 1);
     }
-    if (n[1] > 0)
+    if (n[1] > 0) {
         MPI_Bcast(rows.s, (int)n[1], MPI_CHAR, 0, MPI_COMM_WORLD);
+        MPI_Bcast(lines.s, (int)n[3], MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
     MPI_Bcast(run.s, (int)n[2], MPI_CHAR, 0, MPI_COMM_WORLD);
     run.s[n[2] - 1] = '\0';
     rs->run = run.s;
     rs->nrows = (int)n[0];
     rs->rows = eb_calloc((size_t)n[0] + 1, sizeof *rs->rows);
+    rs->line = eb_calloc((size_t)n[0] + 1, sizeof *rs->line);
     rs->drop = eb_calloc((size_t)n[0] + 1, 1);
     rs->blob = rows.s;
-    char *p = rows.s;
+    char *p = rows.s, *q = lines.s;
     for (long i = 0; i < n[0]; i++) {
         char *nl = strchr(p, '\n');
         *nl = '\0';
         rs->rows[i] = p;
         p = nl + 1;
+        rs->line[i] = strtol(q, &q, 10);
+        q++;
     }
+    free(lines.s);
 }
 
 void eb_jsonl_resume_match(const eb_resume *rs, const char *path, const char *this_run,
@@ -469,6 +479,7 @@ void eb_jsonl_resume_free(eb_resume *rs)
 {
     free(rs->run);
     free(rs->rows);
+    free(rs->line);
     free(rs->drop);
     free(rs->blob);
     memset(rs, 0, sizeof *rs);

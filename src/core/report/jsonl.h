@@ -26,6 +26,7 @@ typedef struct {
     char *run;
     char **rows;
     int nrows;
+    long *line; /* line of each row in the file, for messages */
     char *drop;
     char *blob; /* storage of rows */
 } eb_resume;
