@@ -3,7 +3,9 @@ mid-run loses only the row in flight; --resume measures what is missing and
 appends, giving one complete run.  Every component: the IMB family, b_eff,
 b_eff_io (SKaMPI's log-based resume is tested in test_skampi.py)."""
 import json
+import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -133,3 +135,117 @@ def test_resume_refuses_another_component_or_missing_file(tmp_path):
     r = run(2, "IMB-MPI1", "--resume", tmp_path / "none.jsonl")
     assert r.returncode == 2
     assert "cannot read: No such file or directory" in r.stderr
+
+
+# ------------------------------------------------------------------ b_eff
+
+BEFF = ["--mem-per-proc", "1", "--random-patterns", "2", "--loop-ms", "0.05"]
+
+
+def beff_key(x):
+    return (x["pattern"], x["method"], x["rep"], x["length_index"])
+
+
+def next_loop(n, t_loop, loop_ms):
+    """beff_next_looplength (docs/beff.md): keep n inside the window, else
+    scale to 1.5 loop_ms, at least 1."""
+    lo = loop_ms * 1e-3
+    if lo <= t_loop <= 2 * lo:
+        return n
+    want = min(n * 1.5 * lo / t_loop, 1e8) if t_loop > 0 else n * 10.0
+    return max(1, math.floor(want + 0.5))
+
+
+def random_orders(stdout):
+    block = stdout.split("Random patterns, ranks in ring order")[1].split("\n\n")[0]
+    return re.findall(r"^ p\d\d:((?: \d+)+)$", block, re.M)
+
+
+def test_beff_kill_a_rank_then_resume(tmp_path):
+    from test_beff import recompute
+    js = tmp_path / "crash.jsonl"
+    recs = crash(3, "b_eff", BEFF + ["--json", js], js, 800)
+    done = [r for r in recs if r["type"] == "result"]
+    seed = recs[0]["options"]["seed"]
+
+    # no --seed: the random patterns come from the file's seed
+    r = run(3, "b_eff", *BEFF, "--resume", js)
+    assert r.returncode == 0, r
+    assert (f"--resume {js}: {len(done)} measurements read back from the interrupted run, "
+            "not measured again") in r.stdout
+    final = read_jsonl(js)
+    check_resumed(final, recs, done)
+    rows = [x for x in final if x["type"] == "result"]
+    keys = [beff_key(x) for x in rows]
+    assert len(keys) == len(set(keys))
+    full_js = tmp_path / "full.jsonl"
+    full = run(3, "b_eff", *BEFF, "--seed", seed, "--json", full_js)
+    assert full.returncode == 0, full
+    full_recs = read_jsonl(full_js)
+    assert sorted(keys) == sorted(beff_key(x) for x in full_recs if x["type"] == "result")
+    assert final[0]["options"] == full_recs[0]["options"]
+    assert random_orders(r.stdout) == random_orders(full.stdout)
+    # the loop lengths follow the rule across the crash, as in one run
+    by_key = {(x["pattern"], x["method"], x["rep"], x["length_index"]): x for x in rows}
+    for (p, m, rep, l), x in by_key.items():
+        prev = by_key.get((p, m, rep - 1, l) if rep > 0 else (p, m, 0, l - 1))
+        if prev is None:
+            assert l == 0 and rep == 0 and x["repetitions"] == 300
+        else:
+            n = prev["repetitions"]
+            assert x["repetitions"] == next_loop(n, prev["t_max_us"] * 1e-6 * n, 0.05), (x, prev)
+    # one summary, computed from old and new rows together
+    summaries = [x for x in final if x["type"] == "summary"]
+    assert len(summaries) == 1
+    b_eff, lmax, lmax_rings = recompute(rows)
+    assert summaries[0]["b_eff_mb_per_s"] == pytest.approx(b_eff, rel=1e-12)
+    assert summaries[0]["b_eff_lmax_mb_per_s"] == pytest.approx(lmax, rel=1e-12)
+    assert f"b_eff = {b_eff:10.3f} MB/s" in r.stdout
+
+
+@pytest.fixture(scope="module")
+def beff_partial(tmp_path_factory):
+    """The first 40 lines of a b_eff run with --seed 5 (as if it crashed)."""
+    d = tmp_path_factory.mktemp("beff")
+    full = d / "full.jsonl"
+    r = run(3, "b_eff", *BEFF, "--seed", "5", "--json", full)
+    assert r.returncode == 0, r
+    return full.read_text().splitlines(keepends=True)[:40]
+
+
+def row_edit(lines, n, field, value):
+    rec = json.loads(lines[n - 1])
+    rec[field] = value
+    return lines[:n - 1] + [json.dumps(rec) + "\n"] + lines[n:]
+
+
+BEFF_REFUSALS = [
+    (3, ["--seed", "6"], None,
+     ":1: 'seed' is 5 in the file but 6 in this run (resume with the options of the interrupted run)"),
+    (3, ["--mem-per-proc", "2"], None, ":1: 'mem_per_proc_mb' is 1 in the file but 2 in this run"),
+    (2, [], None, ":1: 'procs' is 3 in the file but 2 in this run"),
+    (3, ["--split-nonblocking"], None, ":1: 'split_nonblocking' is false in the file but true"),
+    (3, ["-check"], None, ":1: 'check' is false in the file but true in this run"),
+    (3, [], lambda ls: row_edit(ls, 3, "pattern", 99),
+     ":3: pattern 99 'ring-1*3fix' is not a pattern of this run"),
+    (3, [], lambda ls: row_edit(ls, 5, "bytes", 3), ":5: length 0 of 3 bytes is not a length of "
+     "this run"),
+    (3, [], lambda ls: ls + [ls[3]], ":41: ring-1*3fix nonblocking length 0 repetition 0 is in "
+     "the file twice"),
+    (3, [], lambda ls: [ls[0].replace('"beff"', '"nbc"', 1)] + ls[1:],
+     ":1: the file is a 'nbc' run, not 'beff'"),
+]
+
+
+@pytest.mark.parametrize("np_,args,edit,msg", BEFF_REFUSALS)
+def test_beff_resume_refusals(tmp_path, beff_partial, np_, args, edit, msg):
+    js = tmp_path / "partial.jsonl"
+    text = "".join(edit(beff_partial) if edit else beff_partial)
+    js.write_text(text)
+    extra = [] if "--mem-per-proc" in args else ["--mem-per-proc", "1"]
+    rest = [a for a in BEFF if a not in ("--mem-per-proc", "1")]
+    r = run(np_, "b_eff", *extra, *rest, *args, "--resume", js, timeout=60)
+    assert r.returncode == 2, r
+    assert r.stderr.count("effbench: error:") == 1
+    assert f"effbench: error: --resume {js}{msg}" in r.stderr
+    assert js.read_text() == text  # nothing written, nothing lost
