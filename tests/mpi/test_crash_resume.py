@@ -32,14 +32,16 @@ def rank_pids(program, marker):
     return pids
 
 
-def crash(np, program, args, js, min_rows, victim=-1):
-    """Start program, SIGKILL one rank once js holds min_rows results; return
-    the records left (every line must parse)."""
+def crash(np, program, args, js, min_rows, victim=-1, ready=None):
+    """Start program, SIGKILL one rank once js holds min_rows results (and
+    ready(text of js) holds); return the records left (every line must
+    parse)."""
     proc = subprocess.Popen(mpiexec(np) + [str(BUILD / program), *map(str, args)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env())
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and proc.poll() is None:
-        if js.exists() and js.read_text().count('"type": "result"') >= min_rows:
+        text = js.read_text() if js.exists() else ""
+        if text.count('"type": "result"') >= min_rows and (ready is None or ready(text)):
             break
         time.sleep(0.01)
     assert proc.poll() is None, "the run ended before the kill: make it longer"
@@ -242,10 +244,115 @@ def test_beff_resume_refusals(tmp_path, beff_partial, np_, args, edit, msg):
     js = tmp_path / "partial.jsonl"
     text = "".join(edit(beff_partial) if edit else beff_partial)
     js.write_text(text)
-    extra = [] if "--mem-per-proc" in args else ["--mem-per-proc", "1"]
-    rest = [a for a in BEFF if a not in ("--mem-per-proc", "1")]
-    r = run(np_, "b_eff", *extra, *rest, *args, "--resume", js, timeout=60)
+    r = run(np_, "b_eff", *BEFF, *args, "--resume", js, timeout=60)  # later options win
     assert r.returncode == 2, r
     assert r.stderr.count("effbench: error:") == 1
     assert f"effbench: error: --resume {js}{msg}" in r.stderr
     assert js.read_text() == text  # nothing written, nothing lost
+
+
+# --------------------------------------------------------------- b_eff_io
+
+# M = 64 MiB as test_beff_io.check_run expects (M_PART is 2 MiB from 1 to 256 MiB)
+BIO = ["-T", "3", "--mem-per-proc", "64"]
+
+
+def bio_key(x):
+    return (x["procs"], x["access"], x["level"], x["pattern_type"], x.get("pattern"))
+
+
+def complete_partitions(rows):
+    from test_beff_io import NPAT
+    done = set()
+    for n in {x["procs"] for x in rows}:
+        mine = [x for x in rows if x["procs"] == n]
+        if all(sum(x["access"] == acc and x["pattern_type"] == t and x["level"] == "pattern"
+                   for x in mine) == NPAT[t]
+               and sum(x["access"] == acc and x["pattern_type"] == t and x["level"] == "type"
+                       for x in mine) == 1
+               for acc in ("write", "rewrite", "read") for t in range(5)):
+            done.add(n)
+    return done
+
+
+def test_beff_io_kill_a_rank_then_resume(tmp_path, shm_dir):
+    from test_beff_io import check_run
+    js = tmp_path / "crash.jsonl"
+    args = BIO + ["--path", shm_dir]
+    # partition 1 finished (its last record is read type 4): the kill lands
+    # in the read phase of partition 2 or 3
+    p1_done = '"level": "type", "procs": 1, "access": "read", "pattern_type": 4,'
+    recs = crash(3, "b_eff_io", args + ["--json", js], js, 1, ready=lambda t: p1_done in t)
+    done = [x for x in recs if x["type"] == "result"]
+    kept_parts = complete_partitions(done)
+    assert 1 in kept_parts and kept_parts != {1, 2, 3}
+    kept = [x for x in done if x["procs"] in kept_parts]
+    assert os.listdir(shm_dir)  # the killed run left its files
+
+    r = run(3, "b_eff_io", *args, "--resume", js)
+    assert r.returncode == 0, r
+    for n in (1, 2, 3):
+        note = f"--resume {js}: partition n={n} is complete in the file: not measured again"
+        assert (note in r.stdout) == (n in kept_parts)
+    final = read_jsonl(js)
+    check_resumed(final, recs, kept)
+    resume = [x for x in final if x["type"] == "resume"][0]
+    assert resume.get("rows_dropped", 0) == len(done) - len(kept) > 0
+    keys = [bio_key(x) for x in final if x["type"] == "result"]
+    assert len(keys) == len(set(keys))
+    # every partition complete, the summary from old and new type records
+    check_run(r, js, 3, [1, 2, 3], 3)
+    # the unfinished partitions were measured again by this run, into its files
+    new_files = {x["file"].split("_n")[0] for x in final[final.index(resume):]
+                 if x["type"] == "result"}
+    old_files = {x["file"].split("_n")[0] for x in done}
+    assert len(new_files) == len(old_files) == 1 and new_files != old_files
+    assert os.listdir(shm_dir) == []  # both runs' files removed
+
+
+@pytest.fixture(scope="module")
+def bio_partial(tmp_path_factory):
+    """The records of a 2-process b_eff_io run (partitions 1, 2) up to its
+    read phase, as if it crashed there."""
+    d = tmp_path_factory.mktemp("bio")
+    full = d / "full.jsonl"
+    r = run(2, "b_eff_io", "-T", 1, "--mem-per-proc", 64, "--path", d, "--json", full)
+    assert r.returncode == 0, r
+    lines = full.read_text().splitlines(keepends=True)
+    first_read = next(i for i, x in enumerate(lines) if '"access": "read"' in x)
+    return d, lines[:first_read]
+
+
+def type_row(lines, procs, access, t):
+    return next(i for i, x in enumerate(lines)
+                if f'"level": "type", "procs": {procs}, "access": "{access}", "pattern_type": {t},'
+                in x)
+
+
+BIO_REFUSALS = [
+    (["-T", 2], None, ":1: 'T_s' is 1 in the file but 2 in this run (resume with the options "
+     "of the interrupted run)"),
+    (["--partitions", "2"], None, ":1: 'partitions' is [1, 2] in the file but [2] in this run"),
+    (["--check"], None, ":1: 'check' is false in the file but true in this run"),
+    ([], lambda ls: ls[:5] + [ls[5].replace('"procs": 1,', '"procs": 5,')] + ls[6:],
+     ":6: a partition of 5 processes is not in this run's --partitions"),
+    ([], lambda ls: ls + [ls[type_row(ls, 1, "write", 0)]],
+     f":{{n}}: the total of write pattern type 0 on 1 processes is in the file twice"),
+    ([], lambda ls: [ls[0].replace('"beff_io"', '"beff"', 1)] + ls[1:],
+     ":1: the file is a 'beff' run, not 'beff_io'"),
+]
+
+
+@pytest.mark.parametrize("args,edit,msg", BIO_REFUSALS)
+def test_beff_io_resume_refusals(tmp_path, bio_partial, args, edit, msg):
+    d, lines = bio_partial
+    lines = edit(lines) if edit else lines
+    js = tmp_path / "partial.jsonl"
+    js.write_text("".join(lines))
+    # a later option overrides an earlier one
+    r = run(2, "b_eff_io", "-T", 1, "--mem-per-proc", 64, "--path", d, *args, "--resume", js,
+            timeout=60)
+    assert r.returncode == 2, r
+    assert r.stderr.count("effbench: error:") == 1
+    assert f"effbench: error: --resume {js}{msg.format(n=len(lines))}" in r.stderr
+    assert js.read_text() == "".join(lines)
