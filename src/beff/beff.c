@@ -365,13 +365,8 @@ static void emit_result(const beff_run *r, int p, int l, int m, int rep)
     eb_jsonl_emit(&j);
 }
 
-/* All loops, in the order rep -> length -> pattern -> method.  Times are
- * reduced once per (rep, length) so no collective sits between loops other
- * than the barrier that starts each one. */
-static long measure(beff_run *r)
+static void alloc_values(beff_run *r)
 {
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     size_t nval = (size_t)r->npat * BEFF_NLEN * (size_t)r->nmeth * BEFF_REPS;
     r->b = eb_malloc(nval * sizeof(double));
     r->tmin = eb_malloc(nval * sizeof(double));
@@ -379,8 +374,76 @@ static long measure(beff_run *r)
     r->tavg = eb_malloc(nval * sizeof(double));
     r->loop = eb_calloc(nval, sizeof(long));
     r->defects = eb_calloc(nval, sizeof(long));
+    r->resumed = eb_calloc(nval, 1);
     for (size_t i = 0; i < nval; i++)
         r->b[i] = r->tmin[i] = r->tmax[i] = r->tavg[i] = NAN;
+}
+
+/* --resume: the measurements of the interrupted run, b(pat, L, mthd, rep)
+ * one by one, each checked against this run's plan (same on every rank, so
+ * every rank skips the same loops).  The loop length rule then continues
+ * from their loop lengths and times as if the run had not stopped. */
+static void load_resumed(beff_run *r, const eb_resume *rs, const char *path)
+{
+    char msg[EB_ERRLEN] = "";
+    for (int k = 0; k < rs->nrows && !msg[0]; k++) {
+        const char *row = rs->rows[k];
+        char name[128] = "", meth[32] = "";
+        eb_jsonl_str(row, "benchmark", name, sizeof name);
+        eb_jsonl_str(row, "method", meth, sizeof meth);
+        long long p = eb_jsonl_int(row, "pattern", -1), l = eb_jsonl_int(row, "length_index", -1);
+        long long rep = eb_jsonl_int(row, "rep", -1), bytes = eb_jsonl_int(row, "bytes", -1);
+        long long loop = eb_jsonl_int(row, "repetitions", 0);
+        double b = eb_jsonl_num(row, "b_mb_per_s"), tmax = eb_jsonl_num(row, "t_max_us");
+        int m = -1;
+        for (int i = 0; i < r->nmeth; i++)
+            if (strcmp(meth, beff_method_json[i]) == 0)
+                m = i;
+        long line = rs->line[k];
+        if (p < 0 || p >= r->npat || strcmp(name, r->pat[p].name) != 0)
+            snprintf(msg, sizeof msg, "--resume %s:%ld: pattern %lld '%s' is not a pattern of this "
+                     "run", path, line, p, name);
+        else if (l < 0 || l >= BEFF_NLEN || bytes != r->len[l])
+            snprintf(msg, sizeof msg, "--resume %s:%ld: length %lld of %lld bytes is not a length "
+                     "of this run", path, line, l, bytes);
+        else if (m < 0 || (r->pat[p].sendrecv_only && m != BEFF_SENDRECV))
+            snprintf(msg, sizeof msg, "--resume %s:%ld: method '%s' is not measured for %s in this "
+                     "run", path, line, meth, name);
+        else if (rep < 0 || rep >= BEFF_REPS)
+            snprintf(msg, sizeof msg, "--resume %s:%ld: repetition %lld is not 0..%d", path, line,
+                     rep, BEFF_REPS - 1);
+        else if (loop < 1 || !(b > 0) || !(tmax > 0))
+            snprintf(msg, sizeof msg, "--resume %s:%ld: no valid repetitions, t_max_us and "
+                     "b_mb_per_s", path, line);
+        if (msg[0])
+            break;
+        size_t i = beff_idx(r, (int)p, (int)l, m, (int)rep);
+        if (r->resumed[i]) {
+            snprintf(msg, sizeof msg, "--resume %s:%ld: %s %s length %lld repetition %lld is in "
+                     "the file twice", path, line, name, meth, l, rep);
+            break;
+        }
+        r->resumed[i] = 1;
+        r->nresumed++;
+        r->b[i] = b;
+        r->loop[i] = (long)loop;
+        r->tmax[i] = tmax * 1e-6;
+        r->tmin[i] = eb_jsonl_num(row, "t_min_us") * 1e-6;
+        r->tavg[i] = eb_jsonl_num(row, "t_avg_us") * 1e-6;
+        r->defects[i] = (long)eb_jsonl_int(row, "defects", 0);
+    }
+    if (msg[0])
+        eb_exit_all(EB_EXIT_USAGE, msg);
+}
+
+/* All loops, in the order rep -> length -> pattern -> method.  Times are
+ * reduced once per (rep, length) so no collective sits between loops other
+ * than the barrier that starts each one.  Values read back by --resume are
+ * not measured again. */
+static long measure(beff_run *r)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 
     comm_cache cc;
     cc.comm = eb_malloc(((size_t)r->P + 1) * sizeof *cc.comm);
@@ -407,6 +470,13 @@ static long measure(beff_run *r)
     double t_start = MPI_Wtime();
     for (int rep = 0; rep < BEFF_REPS; rep++)
         for (int l = 0; l < BEFF_NLEN; l++) {
+            int todo = 0;
+            for (int p = 0; p < r->npat; p++)
+                for (int m = 0; m < nm; m++)
+                    todo += !(r->pat[p].sendrecv_only && m != BEFF_SENDRECV) &&
+                            !r->resumed[beff_idx(r, p, l, m, rep)];
+            if (!todo)
+                continue; /* all of this (rep, length) is in the --resume file */
             long L = r->len[l];
             size_t L8 = ((size_t)L + 7) & ~(size_t)7;
             fill_send(&cb, rank, L8);
@@ -417,7 +487,8 @@ static long measure(beff_run *r)
                 for (int m = 0; m < nm; m++) {
                     double *v = loc + (size_t)(p * nm + m) * 5;
                     v[0] = -1; /* not measured */
-                    if (r->pat[p].sendrecv_only && m != BEFF_SENDRECV)
+                    if ((r->pat[p].sendrecv_only && m != BEFF_SENDRECV) ||
+                        r->resumed[beff_idx(r, p, l, m, rep)])
                         continue;
                     long n;
                     if (rep > 0) {
@@ -456,9 +527,9 @@ static long measure(beff_run *r)
             for (int p = 0; p < r->npat; p++)
                 for (int m = 0; m < nm; m++) {
                     int k = p * nm + m;
-                    if (r->pat[p].sendrecv_only && m != BEFF_SENDRECV)
-                        continue;
                     size_t i = beff_idx(r, p, l, m, rep);
+                    if ((r->pat[p].sendrecv_only && m != BEFF_SENDRECV) || r->resumed[i])
+                        continue;
                     long n = r->loop[i];
                     double tmax = mx[2 * k] > 0 ? mx[2 * k] : 1e-9; /* clock granularity */
                     r->tmax[i] = tmax / n;
@@ -472,14 +543,15 @@ static long measure(beff_run *r)
                 }
         }
     r->elapsed_s = MPI_Wtime() - t_start;
-    /* the fastest repetition of every (pattern, length, method) */
+    /* the fastest repetition of every (pattern, length, method), of the
+     * loops of this run, as elapsed_s and sum_loop_s */
     for (int p = 0; p < r->npat; p++)
         for (int l = 0; l < BEFF_NLEN; l++)
             for (int m = 0; m < nm; m++) {
                 double best = INFINITY;
                 for (int rep = 0; rep < BEFF_REPS; rep++) {
                     size_t i = beff_idx(r, p, l, m, rep);
-                    if (!isnan(r->tmax[i]) && r->tmax[i] * r->loop[i] < best)
+                    if (!r->resumed[i] && !isnan(r->tmax[i]) && r->tmax[i] * r->loop[i] < best)
                         best = r->tmax[i] * r->loop[i];
                 }
                 if (best < INFINITY)
@@ -505,10 +577,9 @@ static long measure(beff_run *r)
 
 /* ------------------------------------------------------------ the run */
 
-static void run_json(const beff_run *r, int argc, char **argv)
+/* The run record (collective: the host list); the caller emits it. */
+static void run_json(eb_json *jp, const beff_run *r, int argc, char **argv)
 {
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     eb_json j;
     eb_jsonl_run_begin(&j, "beff", &r->si, argc, argv, r->opt.check);
     eb_json_object(&j, "options");
@@ -537,10 +608,7 @@ static void run_json(const beff_run *r, int argc, char **argv)
         eb_json_str(&j, NULL, r->pat[p].name);
     eb_json_close(&j);
     eb_json_close(&j);
-    if (rank == 0)
-        eb_jsonl_emit(&j);
-    else
-        eb_json_free(&j);
+    *jp = j;
 }
 
 static void summary_json(const beff_run *r, const beff_summary *s)
@@ -611,6 +679,19 @@ static int beff_main(const eb_component *self, int argc, char **argv)
             eb_exit_all(EB_EXIT_USAGE, "--mem-per-proc: cannot detect the memory per process; "
                                        "give it in MB");
     }
+    eb_resume rs = {0};
+    if (r.opt.resume) {
+        eb_jsonl_resume_read(&rs, r.opt.json_path, "beff");
+        /* the random patterns of the interrupted run: its seed, unless
+         * --seed is given (and then must be the same) */
+        size_t len;
+        const char *o = eb_jsonl_value(rs.run, "options", &len);
+        const char *s = o ? eb_jsonl_value(o, "seed", &len) : NULL;
+        if (!r.opt.seed_given && s && *s >= '0' && *s <= '9') {
+            r.opt.seed = strtoull(s, NULL, 10);
+            r.opt.seed_given = 1;
+        }
+    }
     if (!r.opt.seed_given) {
         /* the original seeds from the clock; effbench prints the seed */
         unsigned long long s = (unsigned long long)time(NULL) * 1000003ULL ^
@@ -642,8 +723,26 @@ static int beff_main(const eb_component *self, int argc, char **argv)
         eb_exit_all(EB_EXIT_USAGE, err);
 
     build_patterns(&r);
-    eb_jsonl_open(r.opt.json_path);
-    run_json(&r, argc, argv);
+    alloc_values(&r);
+    eb_json rj;
+    run_json(&rj, &r, argc, argv);
+    if (r.opt.resume) {
+        /* what decides the values must be as in the interrupted run */
+        static const char *const same[] = {
+            "procs", "check", "options.mem_per_proc_mb", "options.l_max_bytes",
+            "options.lengths", "options.random_patterns", "options.seed",
+            "options.split_nonblocking", "options.methods", "options.loop_ms",
+            "options.patterns", NULL};
+        eb_jsonl_resume_match(&rs, r.opt.json_path, eb_json_finish(&rj), same);
+        load_resumed(&r, &rs, r.opt.json_path);
+        eb_json_free(&rj);
+    } else {
+        eb_jsonl_open(r.opt.json_path);
+        if (rank == 0)
+            eb_jsonl_emit(&rj);
+        else
+            eb_json_free(&rj);
+    }
 
     /* The protocol file must be writable before minutes of measuring. */
     FILE *prot = NULL;
@@ -658,6 +757,10 @@ static int beff_main(const eb_component *self, int argc, char **argv)
     }
     if (eb_any_error(lerr, err, sizeof err))
         eb_exit_all(EB_EXIT_USAGE, err);
+    if (r.opt.resume) { /* the file changes only once nothing can refuse the run */
+        eb_jsonl_resume_append(&rs, r.opt.json_path);
+        eb_jsonl_resume_free(&rs);
+    }
 
     long bad = measure(&r);
 
@@ -693,6 +796,7 @@ static int beff_main(const eb_component *self, int argc, char **argv)
     free(r.tavg);
     free(r.loop);
     free(r.defects);
+    free(r.resumed);
     return status;
 }
 

@@ -36,6 +36,7 @@ typedef struct {
     double loop_ms;      /* loop time window [loop_ms, 2 * loop_ms] */
     int check;           /* -check: verify every byte */
     const char *json_path;
+    int resume;          /* --resume: json_path is a file to continue */
     const char *protocol_path;
     int help;
 } beff_options;
@@ -58,9 +59,12 @@ typedef struct {
     double *tmin, *tavg, *tmax; /* loop time per iteration over active processes, s */
     long *loop;               /* loop length */
     long *defects;            /* -check: wrong bytes; cheap check otherwise */
-    double elapsed_s;         /* wall time of the measurement loop */
-    double sum_loop_s;        /* sum of the max loop times */
-    double sum_fastest_s;     /* sum over (pattern, L, method) of the fastest repetition */
+    char *resumed;            /* --resume: 1 where the value came from the file */
+    long nresumed;            /* values read back */
+    double elapsed_s;         /* wall time of the measurement loop (this run's part) */
+    double sum_loop_s;        /* sum of the max loop times (loops of this run) */
+    double sum_fastest_s;     /* sum over (pattern, L, method) of the fastest repetition
+                                 measured in this run */
     eb_sysinfo si;
 } beff_run;
 

@@ -35,6 +35,8 @@ static void usage(void)
            "  --check                 write and verify every byte (not for publication)\n"
            "  --keep                  keep the files\n"
            "  --json FILE             JSON Lines output\n"
+           "  --resume FILE           continue the --json FILE of an interrupted run with the\n"
+           "                          same options: partitions it finished are kept\n"
            "  -h, --help              this text\n");
 }
 
@@ -132,8 +134,12 @@ static void parse_options(bio_run *r, int argc, char **argv)
             r->keep = 1;
         } else if (!strcmp(a, "--check")) {
             r->check = 1;
-        } else if (is_opt(a, "--json")) {
-            r->json_path = opt_value(argc, argv, &i, "--json");
+        } else if (is_opt(a, "--json") || is_opt(a, "--resume")) {
+            const char *v = opt_value(argc, argv, &i, a[2] == 'j' ? "--json" : "--resume");
+            if (r->json_path)
+                eb_exit_all(EB_EXIT_USAGE, "--json and --resume name one file, once");
+            r->json_path = v;
+            r->resume = a[2] == 'r';
         } else {
             char msg[EB_ERRLEN];
             snprintf(msg, sizeof msg, "unknown option '%s' (see `effbench beff-io --help`)", a);
@@ -211,26 +217,24 @@ static void probe_path(bio_run *r)
 /* ---- files -------------------------------------------------------------- */
 
 /* The file of pattern type `type` on partition n (type 2: of partition rank k). */
-static void leaf_name(const bio_run *r, int n, int type, int k, char *out, size_t len)
+static void leaf_name(const char *prefix, int n, int type, int k, char *out, size_t len)
 {
     if (type == 2)
-        snprintf(out, len, "%s_n%03d_t2.%03d", r->prefix, n, k);
+        snprintf(out, len, "%s_n%03d_t2.%03d", prefix, n, k);
     else
-        snprintf(out, len, "%s_n%03d_t%d", r->prefix, n, type);
+        snprintf(out, len, "%s_n%03d_t%d", prefix, n, type);
 }
 
 static void file_name(const bio_run *r, int n, int type, int k, char *out, size_t len)
 {
     char leaf[80];
-    leaf_name(r, n, type, k, leaf, sizeof leaf);
+    leaf_name(r->prefix, n, type, k, leaf, sizeof leaf);
     snprintf(out, len, "%s/%s", r->path, leaf);
 }
 
-static void remove_files(void)
+/* The files of a run with this prefix (each rank removes its own). */
+static void remove_prefix_files(bio_run *r, const char *prefix)
 {
-    bio_run *r = the_run;
-    if (!r || r->keep)
-        return;
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     char name[4200];
@@ -241,10 +245,19 @@ static void remove_files(void)
         for (int t = 0; t < BIO_NTYPES; t++) {
             if (t != 2 && rank != 0)
                 continue;
-            file_name(r, n, t, rank, name, sizeof name);
+            char leaf[80];
+            leaf_name(prefix, n, t, rank, leaf, sizeof leaf);
+            snprintf(name, sizeof name, "%s/%s", r->path, leaf);
             unlink(name);
         }
     }
+}
+
+static void remove_files(void)
+{
+    bio_run *r = the_run;
+    if (r && !r->keep)
+        remove_prefix_files(r, r->prefix);
 }
 
 static void cleanup_hook(int status, const char *msg)
@@ -489,7 +502,7 @@ static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, c
     c.info = make_info(r, t);
     char name[4200];
     file_name(r, pt->n, t, c.k, name, sizeof name);
-    leaf_name(r, pt->n, t, c.k, tr->file, sizeof tr->file);
+    leaf_name(r->prefix, pt->n, t, c.k, tr->file, sizeof tr->file);
     MPI_Comm fcomm = t == 2 ? MPI_COMM_SELF : pt->comm;
     int amode = a == BIO_READ    ? MPI_MODE_RDONLY
                 : a == BIO_WRITE ? MPI_MODE_WRONLY | MPI_MODE_CREATE
@@ -620,6 +633,131 @@ static void options_json(eb_json *j, const bio_run *r)
     eb_json_close(j);
 }
 
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* --resume: a partition is kept when all its pattern types of all access
+ * methods (write, rewrite, read) are in the file with all their patterns.
+ * Rows of an unfinished partition are dropped and it is measured again from
+ * its initial write: its files may hold anything the crash left.  The same
+ * on every rank (all parse the same rows).  old_prefix: the interrupted
+ * run's file prefix ("" if no row names one). */
+static void load_resumed(bio_run *r, eb_resume *rs, const char *path, char *old_prefix,
+                         size_t plen)
+{
+    static char seen[BIO_MAX_PARTS][BIO_NACCESS][BIO_NTYPES][BIO_MAX_PAT + 1];
+    memset(seen, 0, sizeof seen);
+    int *part_of = eb_malloc(((size_t)rs->nrows + 1) * sizeof *part_of);
+    char msg[EB_ERRLEN] = "";
+    old_prefix[0] = 0;
+    for (int k = 0; k < rs->nrows && !msg[0]; k++) {
+        const char *row = rs->rows[k];
+        char acc[16] = "", level[16] = "", file[80] = "";
+        eb_jsonl_str(row, "access", acc, sizeof acc);
+        eb_jsonl_str(row, "level", level, sizeof level);
+        eb_jsonl_str(row, "file", file, sizeof file);
+        long long n = eb_jsonl_int(row, "procs", -1), t = eb_jsonl_int(row, "pattern_type", -1);
+        long long g = eb_jsonl_int(row, "pattern", -1);
+        int i = -1, a = name_index(bio_access_names, BIO_NACCESS, acc);
+        int pattern_level = strcmp(level, "pattern") == 0;
+        for (int x = 0; x < r->nparts; x++)
+            if (r->parts[x] == n)
+                i = x;
+        long long p = g;
+        for (int u = 0; u < t && u < BIO_NTYPES; u++)
+            p -= r->tab[u].npat;
+        long line = rs->line[k];
+        if (i < 0) {
+            snprintf(msg, sizeof msg, "--resume %s:%ld: a partition of %lld processes is not in "
+                     "this run's --partitions", path, line, n);
+            break;
+        }
+        if (a < 0 || t < 0 || t >= BIO_NTYPES || (!pattern_level && strcmp(level, "type")) ||
+            (pattern_level && (p < 0 || p >= r->tab[t].npat)) ||
+            (a == BIO_REWRITE && r->rewrite0 && t > 0)) {
+            snprintf(msg, sizeof msg, "--resume %s:%ld: not a measurement of this run (access "
+                     "'%s', pattern type %lld, level '%s')", path, line, acc, t, level);
+            break;
+        }
+        char *s = &seen[i][a][t][pattern_level ? p : BIO_MAX_PAT];
+        if (*s) {
+            if (pattern_level)
+                snprintf(msg, sizeof msg, "--resume %s:%ld: pattern %lld of %s on %lld processes "
+                         "is in the file twice", path, line, g, acc, n);
+            else
+                snprintf(msg, sizeof msg, "--resume %s:%ld: the total of %s pattern type %lld on "
+                         "%lld processes is in the file twice", path, line, acc, t, n);
+            break;
+        }
+        *s = 1;
+        part_of[k] = i;
+        bio_part *pt = &r->part[i];
+        bio_type_res *tr = &pt->res[a][t];
+        if (pattern_level) {
+            bio_pat_res *q = &tr->pat[p];
+            q->l = eb_jsonl_int(row, "chunk_disk_bytes", 0);
+            q->L = eb_jsonl_int(row, "chunk_mem_bytes", 0);
+            q->U = (int)eb_jsonl_int(row, "units", 0);
+            q->sched_s = eb_jsonl_num(row, "scheduled_s");
+            q->reps = eb_jsonl_int(row, "repetitions", 0);
+            q->batches = (int)eb_jsonl_int(row, "batches", 0);
+            q->bytes = eb_jsonl_int(row, "moved_bytes", 0);
+            q->t = eb_jsonl_num(row, "t_us") * 1e-6;
+            q->t_io = eb_jsonl_num(row, "t_io_us") * 1e-6;
+            q->t_check = eb_jsonl_num(row, "t_check_us") * 1e-6;
+            q->t_sync = eb_jsonl_num(row, "t_sync_us") * 1e-6;
+        } else {
+            tr->ran = 1;
+            tr->npat = r->tab[t].npat;
+            tr->bytes = eb_jsonl_int(row, "moved_bytes", 0);
+            tr->t = eb_jsonl_num(row, "t_us") * 1e-6;
+            tr->t_open = eb_jsonl_num(row, "t_open_us") * 1e-6;
+            tr->t_close = eb_jsonl_num(row, "t_close_us") * 1e-6;
+            tr->bw = eb_jsonl_num(row, "mb_per_s");
+            tr->errors = eb_jsonl_int(row, "errors", 0);
+            snprintf(tr->file, sizeof tr->file, "%s", file);
+            if (t == 3 && a == BIO_WRITE)
+                pt->lseg = eb_jsonl_int(row, "segment_bytes", 0);
+            char *cut = strstr(file, "_n");
+            if (cut && !old_prefix[0] && (size_t)(cut - file) < plen)
+                snprintf(old_prefix, plen, "%.*s", (int)(cut - file), file);
+        }
+    }
+    if (msg[0])
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    for (int i = 0; i < r->nparts; i++) {
+        bio_part *pt = &r->part[i];
+        int complete = 1;
+        for (int a = 0; a < BIO_NACCESS; a++)
+            for (int t = 0; t < BIO_NTYPES; t++) {
+                if (a == BIO_REWRITE && r->rewrite0 && t > 0)
+                    continue;
+                for (int p = 0; p < r->tab[t].npat; p++)
+                    complete &= seen[i][a][t][p];
+                complete &= seen[i][a][t][BIO_MAX_PAT];
+            }
+        pt->kept = complete;
+        if (!complete) {
+            memset(pt->res, 0, sizeof pt->res);
+            pt->lseg = 0;
+            for (int k = 0; k < rs->nrows; k++)
+                if (part_of[k] == i)
+                    rs->drop[k] = 1;
+            continue;
+        }
+        pt->errors = 0;
+        for (int a = 0; a < BIO_NACCESS; a++)
+            for (int t = 0; t < BIO_NTYPES; t++)
+                pt->errors += pt->res[a][t].errors;
+    }
+    free(part_of);
+}
+
 static int beff_io_main(const eb_component *self, int argc, char **argv)
 {
     (void)self;
@@ -640,17 +778,36 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
 
     eb_sysinfo_collect(&r->si, provided);
     eb_warn_oversubscription();
-    eb_jsonl_open(r->json_path);
     eb_json rj;
     eb_jsonl_run_begin(&rj, "beff_io", &r->si, argc, argv, r->check);
     options_json(&rj, r);
-    if (rank == 0)
-        eb_jsonl_emit(&rj);
-    else
+    char old_prefix[32] = "";
+    if (r->resume) {
+        eb_resume rs;
+        eb_jsonl_resume_read(&rs, r->json_path, "beff_io");
+        /* what decides the values must be as in the interrupted run */
+        static const char *const same[] = {
+            "procs", "check", "options.T_s", "options.partitions", "options.path",
+            "options.hints", "options.rewrite_type0_only", "options.mem_per_proc_mib",
+            "options.m_part_bytes", NULL};
+        eb_jsonl_resume_match(&rs, r->json_path, eb_json_finish(&rj), same);
+        load_resumed(r, &rs, r->json_path, old_prefix, sizeof old_prefix);
+        eb_jsonl_resume_append(&rs, r->json_path);
+        eb_jsonl_resume_free(&rs);
         eb_json_free(&rj);
+    } else {
+        eb_jsonl_open(r->json_path);
+        if (rank == 0)
+            eb_jsonl_emit(&rj);
+        else
+            eb_json_free(&rj);
+    }
 
     the_run = r;
     eb_add_exit_hook(cleanup_hook);
+    /* the files of the interrupted run are not trusted: gone, unless --keep */
+    if (old_prefix[0] && strcmp(old_prefix, r->prefix) != 0 && !r->keep)
+        remove_prefix_files(r, old_prefix);
 
     for (int i = 0; i < r->nparts; i++) {
         bio_part *pt = &r->part[i];
@@ -664,8 +821,13 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
         eb_abort("cannot allocate %zu bytes", bufsize);
     memset(buf, 0, bufsize);
 
-    if (rank == 0)
+    if (rank == 0) {
         bio_print_header(r);
+        for (int i = 0; i < r->nparts; i++)
+            if (r->part[i].kept)
+                printf("--resume %s: partition n=%d is complete in the file: not measured "
+                       "again\n", r->json_path, r->part[i].n);
+    }
     /* The paper's section 6 order: all partitions write, then rewrite, then read. */
     char err[EB_ERRLEN], all[EB_ERRLEN];
     for (int a = 0; a < BIO_NACCESS; a++) {
@@ -674,7 +836,7 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
         for (int i = 0; i < r->nparts; i++) {
             bio_part *pt = &r->part[i];
             const char *msg = NULL;
-            if (pt->comm != MPI_COMM_NULL) {
+            if (pt->comm != MPI_COMM_NULL && !pt->kept) {
                 for (int t = 0; t < BIO_NTYPES && !msg; t++) {
                     if (a == BIO_REWRITE && r->rewrite0 && t > 0)
                         continue;

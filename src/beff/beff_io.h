@@ -32,6 +32,7 @@ typedef struct {
 
 typedef struct {
     int n;                     /* processes: ranks 0..n-1 of MPI_COMM_WORLD */
+    int kept;                  /* --resume: complete in the file, not measured again */
     MPI_Comm comm;             /* MPI_COMM_NULL on ranks outside */
     int failed;
     bio_type_res res[BIO_NACCESS][BIO_NTYPES];
@@ -48,6 +49,7 @@ typedef struct {
     double T;
     int nparts, parts[BIO_MAX_PARTS];
     const char *path, *hints_path, *json_path;
+    int resume;                /* --resume: json_path is a file to continue */
     bio_hint hints[BIO_MAX_HINTS];
     int nhints;
     double fs_cache_mib;       /* 0: not stated */
@@ -75,7 +77,8 @@ void bio_print_method(const bio_run *r, const bio_part *pt, int a);
 void bio_print_summary(const bio_run *r);
 void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t);
 void bio_json_summary(const bio_run *r);
-/* Seconds from open to close of all pattern types run (slowest process). */
+/* Seconds from open to close of all pattern types run by this process (not
+ * the partitions kept by --resume; slowest process). */
 double bio_measured_seconds(const bio_run *r);
 /* Validity of the run: 1 if valid; reasons appended to buf when not. */
 int bio_valid(const bio_run *r, char *buf, size_t len);

@@ -131,7 +131,7 @@ double bio_measured_seconds(const bio_run *r)
 {
     double s = 0;
     for (int i = 0; i < r->nparts; i++)
-        for (int a = 0; a < BIO_NACCESS; a++)
+        for (int a = 0; a < BIO_NACCESS && !r->part[i].kept; a++)
             s += r->part[i].method_time[a];
     return s;
 }
@@ -238,6 +238,10 @@ void bio_print_summary(const bio_run *r)
                pt->n, mb(s), t, t > 0 ? mb(s) / t : 0.0, pt->value);
     }
     double measured = bio_measured_seconds(r);
+    for (int i = 0; i < r->nparts; i++)
+        if (r->part[i].kept)
+            printf(" (partition n=%d: read back by --resume from %s, not in the times below)\n",
+                   r->part[i].n, r->json_path);
     printf(" total execution time is %7.2f sec (scheduled T=%g sec); %.2f sec from open to close "
            "of the pattern types, %.2f sec (%.1f %%) outside\n",
            r->elapsed, r->T, measured, r->elapsed - measured,

@@ -23,6 +23,8 @@ void beff_print_help(FILE *f)
             "                         smaller values only for quick tests)\n"
             "  --protocol FILE        also write the protocol to FILE\n"
             "  --json FILE            JSON Lines records (docs/json-lines.md, docs/beff.md)\n"
+            "  --resume FILE          continue the --json FILE of an interrupted run with the\n"
+            "                         same options: measure what is missing and append\n"
             "  --check, -check        verify every byte of every message (untimed pass)\n"
             "  -h, --help             this text\n");
 }
@@ -118,10 +120,14 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
                 return -1;
             if (parse_double(v, &o->loop_ms))
                 return eb_err(err, errlen, "--loop-ms: '%s' is not a positive number", v);
-        } else if (is_opt(a, "--json")) {
-            if (!(v = opt_value(argc, argv, &i, "--json", err, errlen)))
+        } else if (is_opt(a, "--json") || is_opt(a, "--resume")) {
+            const char *name = a[2] == 'j' ? "--json" : "--resume";
+            if (!(v = opt_value(argc, argv, &i, name, err, errlen)))
                 return -1;
+            if (o->json_path)
+                return eb_err(err, errlen, "--json and --resume name one file, once");
             o->json_path = v;
+            o->resume = a[2] == 'r';
         } else if (is_opt(a, "--protocol")) {
             if (!(v = opt_value(argc, argv, &i, "--protocol", err, errlen)))
                 return -1;

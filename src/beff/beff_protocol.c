@@ -93,6 +93,12 @@ static void elapsed(FILE *f, const beff_run *r)
 {
     double e = r->elapsed_s;
     fprintf(f, "\nSECTION-ELAPSED-BEGIN\n\n");
+    if (r->nresumed > 0)
+        fprintf(f, "--resume %s: %ld measurements read back from the interrupted run, not "
+                   "measured again; the times below are of this run's loops only\n\n",
+                r->opt.json_path, r->nresumed);
+    if (!(e > 0))
+        e = 1e-9; /* nothing measured (everything resumed) */
     fprintf(f, "measurment loop: elapsed time               = %7.3f sec\n\n", e);
     fprintf(f, "  sum of max elapsed time per entries above = %7.3f sec\n", r->sum_loop_s);
     fprintf(f, "  difference to elapsed time                = %7.3f sec = %.1f%%\n\n",
@@ -100,7 +106,7 @@ static void elapsed(FILE *f, const beff_run *r)
     fprintf(f, "  sum based on fastest repetition           = %7.3f sec\n", r->sum_fastest_s);
     fprintf(f, "  difference to elapsed time                = %7.3f sec = %.1f%%\n\n",
             e - r->sum_fastest_s, 100 * (e - r->sum_fastest_s) / e);
-    if ((e - r->sum_loop_s) / e > 0.05 || (e - r->sum_fastest_s) / e > 0.05)
+    if (r->sum_loop_s > 0 && ((e - r->sum_loop_s) / e > 0.05 || (e - r->sum_fastest_s) / e > 0.05))
         fprintf(f, "  CAUTION: A difference above is more than 5 %%. There may be problems with "
                    "the MPI implementation or processes weren't on dedicated processors\n");
     fprintf(f, "\nSECTION-ELAPSED-END\n\n");

@@ -240,6 +240,9 @@ def test_beff_split_nonblocking_and_rmax(tmp_path):
     (["--rmax", "x"], "--rmax: 'x' is not a positive number of GFLOPS"),
     (["--frobnicate"], "--frobnicate: unknown option (see b_eff -h)"),
     (["--json"], "--json: missing value"),
+    (["--json", "a.jsonl", "--resume", "b.jsonl"], "--json and --resume name one file, once"),
+    (["--resume", "/nonexistent/b.jsonl"],
+     "--resume /nonexistent/b.jsonl: cannot read: No such file or directory"),
     (["--mem-per-proc", "4", "--protocol", "/nonexistent/dir/b.prot"],
      "--protocol: cannot write '/nonexistent/dir/b.prot'"),
 ])

@@ -256,6 +256,9 @@ def test_beff_io_unwritable_path(tmp_path, np):
     (["--partitions", "2,x"], "--partitions 2,x: expected `auto` or a comma list of process counts"),
     (["-T", "0"], "-T: the scheduled time must be positive"),
     (["--frobnicate"], "unknown option '--frobnicate' (see `effbench beff-io --help`)"),
+    (["--resume", "x.jsonl", "--json", "y.jsonl"], "--json and --resume name one file, once"),
+    (["--resume", "/nonexistent/x.jsonl"],
+     "--resume /nonexistent/x.jsonl: cannot read: No such file or directory"),
     (["--hints", "@HINTS"], "@HINTS:2: `5` is not `all` or a list of pattern types 0..4"),
 ])
 def test_beff_io_bad_options(tmp_path, args, msg):

@@ -2,9 +2,11 @@
  * buffer geometry of -off_cache. */
 #include "core/buffers.h"
 #include "core/json.h"
+#include "core/report/jsonl.h"
 #include "unit.h"
 
 #include <math.h>
+#include <string.h>
 
 int main(void)
 {
@@ -26,6 +28,25 @@ int main(void)
     CHECK_STR(eb_json_finish(&j),
               "{\"s\": \"a\\\"b\\\\c\\nd\\u0001\", \"x\": 0.10000000000000001, \"nan\": null, "
               "\"inf\": null, \"i\": -42, \"b\": true, \"n\": null, \"a\": [1, {\"k\": \"v\"}]}");
+
+    /* reading it back (--resume): top-level members only, escapes skipped */
+    const char *rec = j.buf;
+    size_t len;
+    const char *v = eb_jsonl_value(rec, "a", &len);
+    CHECK(v && len == strlen("[1, {\"k\": \"v\"}]") && strncmp(v, "[1, {\"k\": \"v\"}]", len) == 0);
+    CHECK(eb_jsonl_value(rec, "k", &len) == NULL); /* nested, not a member */
+    CHECK(eb_jsonl_value(rec, "missing", &len) == NULL);
+    CHECK(eb_jsonl_num(rec, "x") == 0.1);
+    CHECK(isnan(eb_jsonl_num(rec, "nan")) && isnan(eb_jsonl_num(rec, "s")));
+    CHECK_EQ_LONG(eb_jsonl_int(rec, "i", 0), -42);
+    CHECK_EQ_LONG(eb_jsonl_int(rec, "b", 0), 1);
+    CHECK_EQ_LONG(eb_jsonl_int(rec, "n", 7), 7);
+    char str[8];
+    CHECK_EQ_LONG(eb_jsonl_str(rec, "n", str, sizeof str), -1);
+    CHECK_EQ_LONG(eb_jsonl_str("{\"t\": \"result\", \"o\": {\"t\": 1}}", "t", str, sizeof str), 0);
+    CHECK_STR(str, "result");
+    v = eb_jsonl_value("{\"o\": {\"seed\": 12, \"l\": [1, 2]}}", "o", &len);
+    CHECK_EQ_LONG(eb_jsonl_int(v, "seed", 0), 12);
     eb_json_free(&j);
 
     size_t stride;

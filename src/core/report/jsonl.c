@@ -163,39 +163,132 @@ void eb_row_key(char *out, size_t n, const char *benchmark, const char *mode, in
     snprintf(out, n, "%s|%s|%d|%zu|%d", benchmark, mode ? mode : "", procs, bytes, group);
 }
 
-/* Value of "key": in one of our own records (flat, no nested quotes in the
- * fields read here); NULL if absent.  Strings come back without quotes,
- * null as "". */
-static int field(const char *line, const char *key, char *out, size_t n)
+
+/* ------------------------------------------------------ reading records */
+
+/* End of the JSON value starting at p (our own records: valid JSON). */
+static const char *value_end(const char *p)
 {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": ", key);
-    const char *p = strstr(line, pat);
-    if (!p)
-        return -1;
-    p += strlen(pat);
-    size_t k = 0;
     if (*p == '"') {
-        for (p++; *p && *p != '"' && k + 1 < n; p++)
-            out[k++] = *p;
-    } else if (strncmp(p, "null", 4) == 0) {
-        k = 0;
-    } else {
-        for (; *p && *p != ',' && *p != '}' && k + 1 < n; p++)
-            out[k++] = *p;
+        for (p++; *p && *p != '"'; p++)
+            if (*p == '\\' && p[1])
+                p++;
+        return *p ? p + 1 : p;
     }
+    if (*p == '{' || *p == '[') {
+        int depth = 0;
+        for (; *p; p++) {
+            if (*p == '"') {
+                p = value_end(p) - 1;
+            } else if (*p == '{' || *p == '[') {
+                depth++;
+            } else if (*p == '}' || *p == ']') {
+                if (--depth == 0)
+                    return p + 1;
+            }
+        }
+        return p;
+    }
+    while (*p && *p != ',' && *p != '}' && *p != ']' && *p != '\n')
+        p++;
+    return p;
+}
+
+const char *eb_jsonl_value(const char *rec, const char *key, size_t *len)
+{
+    const char *p = rec;
+    while (*p == ' ')
+        p++;
+    if (*p != '{')
+        return NULL;
+    size_t kl = strlen(key);
+    p++;
+    for (;;) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (*p != '"')
+            return NULL; /* '}' or the end: no such member */
+        const char *k = p + 1, *ke = value_end(p) - 1;
+        p = ke + 1;
+        while (*p == ' ' || *p == ':')
+            p++;
+        const char *ve = value_end(p);
+        if ((size_t)(ke - k) == kl && strncmp(k, key, kl) == 0) {
+            *len = (size_t)(ve - p);
+            return p;
+        }
+        p = ve;
+    }
+}
+
+int eb_jsonl_str(const char *rec, const char *key, char *out, size_t n)
+{
+    size_t len;
+    const char *v = eb_jsonl_value(rec, key, &len);
+    if (!v || *v != '"' || len < 2 || n == 0)
+        return -1;
+    size_t k = len - 2 < n - 1 ? len - 2 : n - 1;
+    memcpy(out, v + 1, k);
     out[k] = '\0';
     return 0;
 }
 
-void eb_jsonl_resume(const char *path, const char *component, char ***keys, int *nkeys)
+double eb_jsonl_num(const char *rec, const char *key)
+{
+    size_t len;
+    const char *v = eb_jsonl_value(rec, key, &len);
+    if (!v || strncmp(v, "null", 4) == 0 || *v == '"')
+        return NAN;
+    return strtod(v, NULL);
+}
+
+long long eb_jsonl_int(const char *rec, const char *key, long long dflt)
+{
+    size_t len;
+    const char *v = eb_jsonl_value(rec, key, &len);
+    if (!v || strncmp(v, "null", 4) == 0 || *v == '"')
+        return dflt;
+    if (strncmp(v, "true", 4) == 0)
+        return 1;
+    if (strncmp(v, "false", 5) == 0)
+        return 0;
+    return strtoll(v, NULL, 10);
+}
+
+/* ------------------------------------------------------------- --resume */
+
+/* Lines joined by '\n', for broadcasting. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+} text_buf;
+
+static void text_add(text_buf *b, const char *line, size_t n)
+{
+    if (b->len + n + 2 > b->cap) {
+        b->cap = (b->len + n + 2) * 2;
+        b->s = realloc(b->s, b->cap);
+        if (!b->s)
+            eb_abort("out of memory");
+    }
+    memcpy(b->s + b->len, line, n);
+    b->len += n;
+    b->s[b->len++] = '\n';
+    b->s[b->len] = '\0';
+}
+
+/* rank 0: every line kept (with its '\n'), to rewrite the file when rows are dropped */
+static text_buf kept_lines;
+static long kept_bytes;
+
+void eb_jsonl_resume_read(eb_resume *rs, const char *path, const char *component)
 {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    memset(rs, 0, sizeof *rs);
     char err[EB_ERRLEN] = {0};
-    char *blob = NULL; /* keys separated by '\n' */
-    size_t blen = 0, bcap = 0;
-    long count = 0, kept_bytes = 0;
+    text_buf rows = {0}, run = {0}, lines = {0};
+    long count = 0;
     if (rank == 0) {
         FILE *f = fopen(path, "r");
         if (!f) {
@@ -207,80 +300,163 @@ void eb_jsonl_resume(const char *path, const char *component, char ***keys, int 
             long offset = 0, lineno = 0;
             while (!err[0] && (len = getline(&line, &cap, f)) > 0) {
                 lineno++;
+                int whole = line[len - 1] == '\n';
+                if (whole)
+                    line[len - 1] = '\0';
                 char type[32] = "", comp[32] = "";
-                field(line, "type", type, sizeof type);
+                eb_jsonl_str(line, "type", type, sizeof type);
                 if (lineno == 1) {
-                    field(line, "component", comp, sizeof comp);
-                    if (strcmp(type, "run") != 0)
+                    eb_jsonl_str(line, "component", comp, sizeof comp);
+                    if (strcmp(type, "run") != 0 || !whole)
                         snprintf(err, sizeof err, "--resume %s:1: not an effbench JSON Lines file "
                                  "(no run record)", path);
                     else if (strcmp(comp, component) != 0)
                         snprintf(err, sizeof err, "--resume %s:1: the file is a '%s' run, not '%s'",
                                  path, comp, component);
+                    else
+                        text_add(&run, line, (size_t)len - 1);
                 }
-                if (line[len - 1] != '\n') /* a line cut by the crash: drop it */
+                if (!whole) /* a line cut by the crash: drop it */
                     break;
                 if (strcmp(type, "end") == 0)
                     break; /* drop the old end record and anything after it */
-                offset += len;
+                if (strcmp(type, "summary") == 0)
+                    continue; /* the new summary covers old and new rows */
                 if (strcmp(type, "result") == 0) {
-                    char bench[128] = "", mode[32] = "", procs[16] = "0", bytes[32] = "0",
-                         group[16] = "";
-                    field(line, "benchmark", bench, sizeof bench);
-                    field(line, "mode", mode, sizeof mode);
-                    field(line, "procs", procs, sizeof procs);
-                    field(line, "bytes", bytes, sizeof bytes);
-                    field(line, "group", group, sizeof group);
-                    char key[256];
-                    eb_row_key(key, sizeof key, bench, mode[0] ? mode : NULL, atoi(procs),
-                               (size_t)strtoull(bytes, NULL, 10), group[0] ? atoi(group) : -1);
-                    size_t kl = strlen(key);
-                    if (blen + kl + 2 > bcap) {
-                        bcap = (blen + kl + 2) * 2;
-                        blob = realloc(blob, bcap);
-                        if (!blob)
-                            eb_abort("out of memory");
-                    }
-                    memcpy(blob + blen, key, kl);
-                    blen += kl;
-                    blob[blen++] = '\n';
+                    text_add(&rows, line, (size_t)len - 1);
+                    char num[24];
+                    snprintf(num, sizeof num, "%ld", lineno);
+                    text_add(&lines, num, strlen(num));
                     count++;
                 }
+                text_add(&kept_lines, line, (size_t)len - 1);
+                if ((long)kept_lines.len == offset + len)
+                    kept_bytes = offset + len; /* still a prefix of the file */
+                offset += len;
             }
             free(line);
             fclose(f);
-            kept_bytes = offset;
             if (!err[0] && lineno == 0)
                 snprintf(err, sizeof err, "--resume %s: the file is empty", path);
-        }
-        if (!err[0] && truncate(path, kept_bytes) != 0)
-            snprintf(err, sizeof err, "--resume %s: cannot write: %s", path, strerror(errno));
-        if (!err[0]) {
-            out = fopen(path, "a");
-            if (!out)
-                snprintf(err, sizeof err, "--resume %s: cannot write: %s", path, strerror(errno));
         }
     }
     char all[EB_ERRLEN];
     if (eb_any_error(err[0] ? err : NULL, all, sizeof all))
         eb_exit_all(EB_EXIT_USAGE, all);
-    MPI_Bcast(&count, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    long bl = (long)blen;
-    MPI_Bcast(&bl, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    if (rank != 0)
-        blob = eb_malloc((size_t)bl + 1);
-    if (bl > 0)
-        MPI_Bcast(blob, (int)bl, MPI_CHAR, 0, MPI_COMM_WORLD);
-    *nkeys = (int)count;
-    *keys = eb_calloc((size_t)count + 1, sizeof **keys);
-    char *p = blob;
-    for (long i = 0; i < count; i++) {
-        char *nl = memchr(p, '\n', (size_t)(blob + bl - p));
-        *nl = '\0';
-        (*keys)[i] = eb_strdup(p);
-        p = nl + 1;
+    long n[4] = {count, (long)rows.len, (long)run.len, (long)lines.len};
+    MPI_Bcast(n, 4, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (rank != 0) {
+        rows.s = eb_calloc((size_t)n[1] + 1, 1);
+        run.s = eb_calloc((size_t)n[2] + 1, 1);
+        lines.s = eb_calloc((size_t)n[3] + 1, 1);
     }
-    free(blob);
+    if (n[1] > 0) {
+        MPI_Bcast(rows.s, (int)n[1], MPI_CHAR, 0, MPI_COMM_WORLD);
+        MPI_Bcast(lines.s, (int)n[3], MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+    MPI_Bcast(run.s, (int)n[2], MPI_CHAR, 0, MPI_COMM_WORLD);
+    run.s[n[2] - 1] = '\0';
+    rs->run = run.s;
+    rs->nrows = (int)n[0];
+    rs->rows = eb_calloc((size_t)n[0] + 1, sizeof *rs->rows);
+    rs->line = eb_calloc((size_t)n[0] + 1, sizeof *rs->line);
+    rs->drop = eb_calloc((size_t)n[0] + 1, 1);
+    rs->blob = rows.s;
+    char *p = rows.s, *q = lines.s;
+    for (long i = 0; i < n[0]; i++) {
+        char *nl = strchr(p, '\n');
+        *nl = '\0';
+        rs->rows[i] = p;
+        p = nl + 1;
+        rs->line[i] = strtol(q, &q, 10);
+        q++;
+    }
+    free(lines.s);
+}
+
+void eb_jsonl_resume_match(const eb_resume *rs, const char *path, const char *this_run,
+                           const char *const *fields)
+{
+    for (int i = 0; fields[i]; i++) {
+        const char *a = rs->run, *b = this_run, *key = fields[i];
+        size_t la, lb;
+        if (strncmp(key, "options.", 8) == 0) {
+            a = eb_jsonl_value(a, "options", &la);
+            b = eb_jsonl_value(b, "options", &lb);
+            key += 8;
+        }
+        const char *va = a ? eb_jsonl_value(a, key, &la) : NULL;
+        const char *vb = b ? eb_jsonl_value(b, key, &lb) : NULL;
+        if (!vb)
+            eb_abort("--resume: this run's record has no '%s'", fields[i]);
+        if (va && la == lb && memcmp(va, vb, la) == 0)
+            continue;
+        /* both records come from eb_json, so equal values have equal text */
+        char msg[EB_ERRLEN];
+        if (!va)
+            snprintf(msg, sizeof msg, "--resume %s:1: the file's run record has no '%s'", path, key);
+        else
+            snprintf(msg, sizeof msg, "--resume %s:1: '%s' is %.*s in the file but %.*s in this "
+                     "run (resume with the options of the interrupted run)", path, key,
+                     la > 80 ? 80 : (int)la, va, lb > 80 ? 80 : (int)lb, vb);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+}
+
+void eb_jsonl_resume_append(eb_resume *rs, const char *path)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char err[EB_ERRLEN] = {0};
+    long kept = 0;
+    for (int i = 0; i < rs->nrows; i++)
+        kept += !rs->drop[i];
+    if (rank == 0) {
+        int dropped = kept < rs->nrows;
+        if (!dropped && kept_bytes == (long)kept_lines.len) {
+            /* the kept records are a prefix of the file: cut the rest */
+            if (truncate(path, kept_bytes) != 0)
+                snprintf(err, sizeof err, "--resume %s: cannot write: %s", path, strerror(errno));
+        } else {
+            /* rows dropped from the middle: write the kept ones to a new
+             * file and rename it over the old one, so a crash now loses
+             * nothing */
+            char tmp[4200];
+            snprintf(tmp, sizeof tmp, "%s.resume-tmp", path);
+            FILE *f = fopen(tmp, "w");
+            if (!f) {
+                snprintf(err, sizeof err, "--resume %.200s: cannot write %.200s: %s", path,
+                         tmp, strerror(errno));
+            } else {
+                int row = 0;
+                char *p = kept_lines.s;
+                while (p && *p) {
+                    char *nl = strchr(p, '\n');
+                    char type[32] = "";
+                    *nl = '\0';
+                    eb_jsonl_str(p, "type", type, sizeof type);
+                    *nl = '\n';
+                    if (strcmp(type, "result") != 0 || !rs->drop[row])
+                        fwrite(p, 1, (size_t)(nl + 1 - p), f);
+                    row += strcmp(type, "result") == 0;
+                    p = nl + 1;
+                }
+                if (fclose(f) != 0 || rename(tmp, path) != 0)
+                    snprintf(err, sizeof err, "--resume %s: cannot write: %s", path,
+                             strerror(errno));
+            }
+        }
+        if (!err[0]) {
+            out = fopen(path, "a");
+            if (!out)
+                snprintf(err, sizeof err, "--resume %s: cannot write: %s", path, strerror(errno));
+        }
+        free(kept_lines.s);
+        memset(&kept_lines, 0, sizeof kept_lines);
+    }
+    char all[EB_ERRLEN];
+    if (eb_any_error(err[0] ? err : NULL, all, sizeof all))
+        eb_exit_all(EB_EXIT_USAGE, all);
     t_open = MPI_Wtime();
     eb_add_exit_hook(close_on_exit);
     if (out) {
@@ -292,7 +468,39 @@ void eb_jsonl_resume(const char *path, const char *component, char ***keys, int 
         gmtime_r(&now, &gt);
         strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &gt);
         eb_json_str(&j, "start", when);
-        eb_json_int(&j, "rows_kept", count);
+        eb_json_int(&j, "rows_kept", kept);
+        if (kept < rs->nrows)
+            eb_json_int(&j, "rows_dropped", rs->nrows - kept);
         eb_jsonl_emit(&j);
     }
+}
+
+void eb_jsonl_resume_free(eb_resume *rs)
+{
+    free(rs->run);
+    free(rs->rows);
+    free(rs->line);
+    free(rs->drop);
+    free(rs->blob);
+    memset(rs, 0, sizeof *rs);
+}
+
+void eb_jsonl_resume(const char *path, const char *component, char ***keys, int *nkeys)
+{
+    eb_resume rs;
+    eb_jsonl_resume_read(&rs, path, component);
+    *nkeys = rs.nrows;
+    *keys = eb_calloc((size_t)rs.nrows + 1, sizeof **keys);
+    for (int i = 0; i < rs.nrows; i++) {
+        const char *row = rs.rows[i];
+        char bench[128] = "", mode[32] = "", key[256];
+        eb_jsonl_str(row, "benchmark", bench, sizeof bench);
+        int has_mode = eb_jsonl_str(row, "mode", mode, sizeof mode) == 0;
+        eb_row_key(key, sizeof key, bench, has_mode ? mode : NULL,
+                   (int)eb_jsonl_int(row, "procs", 0), (size_t)eb_jsonl_int(row, "bytes", 0),
+                   (int)eb_jsonl_int(row, "group", -1));
+        (*keys)[i] = eb_strdup(key);
+    }
+    eb_jsonl_resume_append(&rs, path);
+    eb_jsonl_resume_free(&rs);
 }
