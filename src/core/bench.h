@@ -111,6 +111,8 @@ struct eb_ctx {
     int checking;         /* 1 in the untimed checked pass */
     int aggregate;        /* EB_F_MODES: 1 aggregate, 0 non-aggregate */
     double extra[EB_MAX_EXTRA]; /* per-rank extra values of a row (seconds or plain) */
+    long max_reps;        /* set by prepare (same on all ranks): cap on the timed
+                             repetitions, 0 = none; the row shows the count used */
     void *priv;           /* benchmark state */
 };
 

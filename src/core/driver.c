@@ -163,7 +163,9 @@ static double timed(runner_t *R, long first, long n)
 static long repetitions(runner_t *R, size_t x)
 {
     const eb_iter_settings *it = &R->o->iter;
-    long base = eb_n_sample_base(it, x, R->aggregate);
+    long base = eb_n_sample_base(it, x, R->aggregate), cap = R->ctx.max_reps;
+    if (cap > 0 && base > cap)
+        base = cap; /* the probes below stay under the cap too */
     switch (eb_effective_policy(it->policy, (R->b->flags & EB_F_ROOT) != 0)) {
     case EB_ITER_OFF:
         return R->aggregate ? it->msgspersample : it->msgs_nonaggr;
@@ -449,6 +451,7 @@ static void measure_size(runner_t *R, size_t x)
     fill_send(c);
     eb_poison(c->r.base, c->r.alloc);
     memset(c->extra, 0, sizeof c->extra);
+    c->max_reps = 0;
     if (b->prepare && b->prepare(c) != 0)
         eb_abort("%s: preparing %zu bytes failed", b->name, x);
     if (!R->warmed && !(b->flags & EB_F_NO_WARMUP)) {
@@ -456,6 +459,8 @@ static void measure_size(runner_t *R, size_t x)
         R->warmed = 1;
     }
     long n = repetitions(R, x);
+    if (c->max_reps > 0 && n > c->max_reps)
+        n = c->max_reps;
     int N = o->repeat > 0 ? o->repeat : 1;
     double *t_us = eb_malloc((size_t)N * sizeof *t_us);
     if (R->window) {
