@@ -1,9 +1,22 @@
 """Corruption detection (issue 12): a PMPI library (tests/pmpi/corrupt.c)
-flips one byte of one received message or reduction result; every benchmark
-under -check reports it in that row, and none reports a defect without it.
+flips one byte of one received message, reduction result, one-sided
+transfer or file read; every benchmark under -check reports it in that row,
+and none reports a defect without it.
 
-The flipped message is the last one rank 0 receives as benchmark data, which
-falls in the untimed checked pass of the last row."""
+Which row:
+- IMB components: the flipped buffer is the last one rank 0 counts, which
+  falls in the untimed checked pass of the last row.  One-sided transfers
+  count at the origin (rank 0 is an origin in every IMB-EXT / IMB-RMA
+  benchmark); a put's flipped byte lands in the target's window, so the
+  target's check reports it.  IMB-IO counts file reads; its write benchmarks
+  read their data back in the checked pass, so the last read is that check's.
+- b_eff and b_eff_io: their repetition counts follow measured times, so the
+  count of a clean run does not carry over to a second run; the first
+  counted buffer is flipped instead: b_eff's first message (the checked pass
+  of the first record), b_eff_io's first read (the first `read` type
+  record; its errors are reported per pattern type, not per pattern).
+SKaMPI has no verification mode (its `defects` are always null): not covered.
+"""
 import re
 
 import pytest
@@ -11,38 +24,96 @@ import pytest
 from effb import BUILD, read_jsonl, run
 
 LIB = BUILD / "libeb_corrupt.so"
+# Excluded: they move no data, so there is nothing to flip.
 NO_DATA = {"Barrier", "Ibarrier", "Ibarrier_pure"}
+IMB_ARGS = ["-msglog", "2:3", "-iter", "6,off", "-check", "-npmin", "2"]
 
 
 def benchmarks(program):
+    """The benchmarks program lists in -h, those moving no data left out
+    ([] if the build lacks the program)."""
+    if not (BUILD / program).exists():
+        return []
     r = run(1, program, "-h")
     assert r.returncode == 0, r
     part = r.stdout.split("Benchmarks of", 1)[1]
     return [m.group(1) for m in re.finditer(r"^  (\S+)", part, re.M) if m.group(1) not in NO_DATA]
 
 
-CASES = [("IMB-MPI1", b) for b in benchmarks("IMB-MPI1")]
-if (BUILD / "IMB-NBC").exists() and run(1, "IMB-NBC", "-h").returncode == 0:
-    CASES += [("IMB-NBC", b) for b in benchmarks("IMB-NBC")]
+CASES = [(p, b) for p in ("IMB-MPI1", "IMB-NBC", "IMB-EXT", "IMB-RMA", "IMB-IO")
+         for b in benchmarks(p)]
+
+
+def under_library(tmp_path, tag, program, *args, at=None):
+    """Run program on 2 ranks with the library preloaded; flip the at-th
+    counted buffer, or count them (the count is returned).  Returns
+    (Result, JSON records, count or None)."""
+    js = tmp_path / f"{tag}.jsonl"
+    env = {"LD_PRELOAD": str(LIB)}
+    count = tmp_path / f"{tag}.count"
+    if at is None:
+        env["EFFBENCH_CORRUPT_COUNT_FILE"] = str(count)
+    else:
+        env["EFFBENCH_CORRUPT_AT"] = str(at)
+    r = run(2, program, *args, "--json", js, extra_env=env, timeout=120)
+    recs = read_jsonl(js) if js.exists() else []
+    return r, recs, int(count.read_text()) if at is None else None
+
+
+def results(recs):
+    return [x for x in recs if x["type"] == "result"]
+
+
+def flip_is_reported(tmp_path, program, args, flipped_row, rows_of=results, field="defects",
+                     at=None):
+    """A clean run has 0 in `field` of every row; flipping the at-th counted
+    buffer (default: the last) gives >= 1 in rows[flipped_row(rows)] and 0
+    in every other row.  Both runs must succeed; returns the flipped run's
+    records."""
+    r, recs, n = under_library(tmp_path, "clean", program, *args)
+    assert r.returncode == 0, r
+    clean = rows_of(recs)
+    assert clean and all(x[field] == 0 for x in clean), clean
+    assert n > 0
+
+    r, recs, _ = under_library(tmp_path, "corrupt", program, *args, at=at or n)
+    assert r.returncode == 0, r
+    rows = rows_of(recs)
+    assert len(rows) == len(clean)
+    k = flipped_row(rows)
+    assert rows[k][field] >= 1, rows[k]
+    assert [x[field] for i, x in enumerate(rows) if i != k] == [0] * (len(rows) - 1)
+    return recs
+
+
+def extra_args(program, tmp_path):
+    if program == "IMB-IO":
+        # a short CPU exploit: the nonblocking flavours run it per transfer
+        return ["-filename", tmp_path / "IMB_out", "--target-cpu-secs", "0.001"]
+    return []
 
 
 @pytest.mark.parametrize("program,bench", CASES)
 def test_one_flipped_byte_is_reported(tmp_path, program, bench):
-    count = tmp_path / "count"
-    js = tmp_path / "clean.jsonl"
-    args = [bench, "-msglog", "2:3", "-iter", "6,off", "-check", "-npmin", "2"]
-    r = run(2, program, *args, "--json", js,
-            extra_env={"LD_PRELOAD": str(LIB), "EFFBENCH_CORRUPT_COUNT_FILE": str(count)})
-    assert r.returncode == 0, r
-    clean = [x for x in read_jsonl(js) if x["type"] == "result"]
-    assert clean and all(x["defects"] == 0 for x in clean), clean
-    n = int(count.read_text())
-    assert n > 0
+    args = [bench, *IMB_ARGS, *extra_args(program, tmp_path)]
+    flip_is_reported(tmp_path, program, args, lambda rows: len(rows) - 1)
 
-    js = tmp_path / "corrupt.jsonl"
-    r = run(2, program, *args, "--json", js,
-            extra_env={"LD_PRELOAD": str(LIB), "EFFBENCH_CORRUPT_AT": str(n)})
-    assert r.returncode == 0, r
-    rows = [x for x in read_jsonl(js) if x["type"] == "result"]
-    assert [x["defects"] for x in rows[:-1]] == [0] * (len(rows) - 1)
-    assert rows[-1]["defects"] >= 1, rows[-1]
+
+def test_beff_reports_the_first_flipped_message(tmp_path):
+    args = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05", "-check"]
+    # the flip lands in the checked pass, which reports defects but (unlike
+    # the timed loops' first/last byte check) does not fail the run
+    flip_is_reported(tmp_path, "b_eff", args, lambda rows: 0, at=1)
+
+
+def test_beff_io_reports_the_first_flipped_read(tmp_path):
+    d = tmp_path / "io"
+    d.mkdir()
+    args = ["-T", "1", "--partitions", "2", "--mem-per-proc", "8", "--path", d, "--check"]
+    recs = flip_is_reported(
+        tmp_path, "b_eff_io", args,
+        lambda rows: next(i for i, x in enumerate(rows) if x["access"] == "read"),
+        rows_of=lambda recs: [x for x in results(recs) if x["level"] == "type"],
+        field="errors", at=1)
+    summary = next(x for x in recs if x["type"] == "summary")
+    assert summary["errors"] >= 1 and not summary["valid"], summary

@@ -1,18 +1,30 @@
-/* A PMPI interposition library for the tests: it counts the messages and
- * collective results a rank receives as benchmark data (MPI_BYTE or
- * MPI_FLOAT, non-empty) and flips one byte of the N-th, so the tests can
- * show that -check finds a corrupted message and that nothing else reports
- * one.  Load it with LD_PRELOAD.
+/* A PMPI interposition library for the tests: it counts the data a rank
+ * receives as benchmark data and flips one byte of the N-th, so the tests
+ * can show that -check finds a corrupted message and that nothing else
+ * reports one.  Load it with LD_PRELOAD.
  *
  *   EFFBENCH_CORRUPT_RANK=r        the world rank that counts (default 0)
- *   EFFBENCH_CORRUPT_AT=n          flip byte 0 of its n-th received buffer (1-based)
+ *   EFFBENCH_CORRUPT_AT=n          flip byte 0 of its n-th counted buffer (1-based)
  *   EFFBENCH_CORRUPT_COUNT_FILE=f  write the count to f at MPI_Finalize
  *
- * Covered: MPI_Recv, MPI_Sendrecv, MPI_Irecv and the nonblocking collectives
- * (all of IMB-NBC's) completed by MPI_Wait / MPI_Waitall / MPI_Test, and the blocking
- * collectives that deliver data (Bcast to non-roots, Reduce at the root,
- * Allreduce, Gather(v) at the root, Allgather(v), Scatter(v), Alltoall(v),
- * Reduce_scatter(_block), Scan). */
+ * Counted, when non-empty:
+ * - messages and collective results of MPI_BYTE or MPI_FLOAT: MPI_Recv,
+ *   MPI_Sendrecv, MPI_Irecv and the nonblocking collectives (all of IMB-NBC's)
+ *   completed by MPI_Wait / MPI_Waitall / MPI_Test, and the blocking
+ *   collectives that deliver data (Bcast to non-roots, Reduce at the root,
+ *   Allreduce, Gather(v) at the root, Allgather(v), Scatter(v), Alltoall(v),
+ *   Reduce_scatter(_block), Scan);
+ * - one-sided transfers this rank originates (MPI_BYTE, MPI_FLOAT, MPI_INT),
+ *   counted when issued.  Put-like (MPI_Put, MPI_Accumulate): the chosen one
+ *   is sent from a flipped copy of the origin buffer, so the flip lands in
+ *   the target window when the benchmark's synchronisation completes it.
+ *   Get-like (MPI_Get, MPI_Get_accumulate, MPI_Fetch_and_op,
+ *   MPI_Compare_and_swap): the result buffer is flipped right after the
+ *   synchronisation that completes it (MPI_Win_fence, MPI_Win_flush(_local)
+ *   (_all), MPI_Win_unlock(_all) on that window and target);
+ * - file reads of any type: MPI_File_read(_at)(_all), _read_shared,
+ *   _read_ordered, the MPI_File_iread(_at)(_shared) requests completed as
+ *   above, and the split collectives at their _end. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,15 +50,23 @@ static void setup(void)
 
 static int is_data(MPI_Datatype t) { return t == MPI_BYTE || t == MPI_FLOAT; }
 
-/* One received buffer of `count` elements of type t at p. */
-static void received(void *p, int count, MPI_Datatype t)
+/* Whether this rank counts a non-empty buffer, and whether it is the one. */
+static int counts(const void *p, int count, int wanted)
 {
     setup();
-    if (!active || !p || count <= 0 || !is_data(t))
-        return;
-    if (++counted == target)
-        ((unsigned char *)p)[0] ^= 0x5A;
+    return active && p && count > 0 && wanted;
 }
+static int chosen(void) { return ++counted == target; }
+static void flip(void *p) { ((unsigned char *)p)[0] ^= 0x5A; }
+
+/* One delivered buffer of `count` elements at p (wanted: of a counted type). */
+static void deliver(void *p, int count, int wanted)
+{
+    if (counts(p, count, wanted) && chosen())
+        flip(p);
+}
+
+static void received(void *p, int count, MPI_Datatype t) { deliver(p, count, is_data(t)); }
 
 /* ---- requests whose completion delivers data ---- */
 #define MAX_PENDING 4096
@@ -54,27 +74,29 @@ static struct {
     MPI_Request req;
     void *buf;
     int count;
-    MPI_Datatype type;
 } pending[MAX_PENDING];
 static int npending;
 
-static void track(MPI_Request req, void *buf, int count, MPI_Datatype t)
+static void track_if(MPI_Request req, void *buf, int count, int wanted)
 {
-    setup();
-    if (!active || !is_data(t) || count <= 0 || npending == MAX_PENDING)
+    if (!counts(buf, count, wanted) || npending == MAX_PENDING)
         return;
     pending[npending].req = req;
     pending[npending].buf = buf;
     pending[npending].count = count;
-    pending[npending].type = t;
     npending++;
+}
+
+static void track(MPI_Request req, void *buf, int count, MPI_Datatype t)
+{
+    track_if(req, buf, count, is_data(t));
 }
 
 static void completed(MPI_Request req)
 {
     for (int i = 0; i < npending; i++)
         if (pending[i].req == req) {
-            received(pending[i].buf, pending[i].count, pending[i].type);
+            deliver(pending[i].buf, pending[i].count, 1);
             pending[i] = pending[--npending];
             return;
         }
@@ -371,6 +393,252 @@ int MPI_Ireduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype 
     return rc;
 }
 
+/* ---- one-sided: counted at the origin when issued ---- */
+static int is_rma_data(MPI_Datatype t) { return is_data(t) || t == MPI_INT; }
+
+/* Put-like: the chosen payload goes out from a flipped copy (kept until
+ * MPI_Finalize: it must outlive the transfer's completion). */
+static unsigned char *flipped_copy;
+
+static const void *outgoing(const void *p, int count, MPI_Datatype t)
+{
+    if (!counts(p, count, is_rma_data(t)) || !chosen())
+        return p;
+    int size;
+    PMPI_Type_size(t, &size);
+    flipped_copy = malloc((size_t)count * (size_t)size);
+    memcpy(flipped_copy, p, (size_t)count * (size_t)size);
+    flip(flipped_copy);
+    return flipped_copy;
+}
+
+/* Get-like: the chosen result buffer, flipped by the synchronisation that
+ * completes it (one on its window, at its target or at all). */
+static struct {
+    void *buf;
+    MPI_Win win;
+    int rank;
+} armed;
+
+static void fetching(void *p, int count, MPI_Datatype t, int rank, MPI_Win win)
+{
+    if (counts(p, count, is_rma_data(t)) && chosen()) {
+        armed.buf = p;
+        armed.win = win;
+        armed.rank = rank;
+    }
+}
+
+static void synced(MPI_Win win, int rank)
+{
+    if (armed.buf && armed.win == win && (rank < 0 || rank == armed.rank)) {
+        flip(armed.buf);
+        armed.buf = NULL;
+    }
+}
+
+int MPI_Put(const void *ob, int oc, MPI_Datatype ot, int rank, MPI_Aint disp, int tc,
+            MPI_Datatype tt, MPI_Win win)
+{
+    return PMPI_Put(outgoing(ob, oc, ot), oc, ot, rank, disp, tc, tt, win);
+}
+
+int MPI_Accumulate(const void *ob, int oc, MPI_Datatype ot, int rank, MPI_Aint disp, int tc,
+                   MPI_Datatype tt, MPI_Op op, MPI_Win win)
+{
+    return PMPI_Accumulate(outgoing(ob, oc, ot), oc, ot, rank, disp, tc, tt, op, win);
+}
+
+int MPI_Get(void *ob, int oc, MPI_Datatype ot, int rank, MPI_Aint disp, int tc, MPI_Datatype tt,
+            MPI_Win win)
+{
+    fetching(ob, oc, ot, rank, win);
+    return PMPI_Get(ob, oc, ot, rank, disp, tc, tt, win);
+}
+
+int MPI_Get_accumulate(const void *ob, int oc, MPI_Datatype ot, void *rb, int rc_,
+                       MPI_Datatype rt, int rank, MPI_Aint disp, int tc, MPI_Datatype tt, MPI_Op op,
+                       MPI_Win win)
+{
+    fetching(rb, rc_, rt, rank, win);
+    return PMPI_Get_accumulate(ob, oc, ot, rb, rc_, rt, rank, disp, tc, tt, op, win);
+}
+
+int MPI_Fetch_and_op(const void *ob, void *rb, MPI_Datatype t, int rank, MPI_Aint disp, MPI_Op op,
+                     MPI_Win win)
+{
+    fetching(rb, 1, t, rank, win);
+    return PMPI_Fetch_and_op(ob, rb, t, rank, disp, op, win);
+}
+
+int MPI_Compare_and_swap(const void *ob, const void *cb, void *rb, MPI_Datatype t, int rank,
+                         MPI_Aint disp, MPI_Win win)
+{
+    fetching(rb, 1, t, rank, win);
+    return PMPI_Compare_and_swap(ob, cb, rb, t, rank, disp, win);
+}
+
+int MPI_Win_fence(int assert_, MPI_Win win)
+{
+    int rc = PMPI_Win_fence(assert_, win);
+    synced(win, -1);
+    return rc;
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+    int rc = PMPI_Win_flush(rank, win);
+    synced(win, rank);
+    return rc;
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+    int rc = PMPI_Win_flush_local(rank, win);
+    synced(win, rank);
+    return rc;
+}
+
+int MPI_Win_flush_all(MPI_Win win)
+{
+    int rc = PMPI_Win_flush_all(win);
+    synced(win, -1);
+    return rc;
+}
+
+int MPI_Win_flush_local_all(MPI_Win win)
+{
+    int rc = PMPI_Win_flush_local_all(win);
+    synced(win, -1);
+    return rc;
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+    int rc = PMPI_Win_unlock(rank, win);
+    synced(win, rank);
+    return rc;
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+    int rc = PMPI_Win_unlock_all(win);
+    synced(win, -1);
+    return rc;
+}
+
+/* ---- file reads: any type (b_eff_io reads MPI_DOUBLE) ---- */
+static int file_read(int rc, void *buf, int count)
+{
+    deliver(buf, count, 1);
+    return rc;
+}
+
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    return file_read(PMPI_File_read(fh, buf, count, t, st), buf, count);
+}
+
+int MPI_File_read_at(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
+                     MPI_Status *st)
+{
+    return file_read(PMPI_File_read_at(fh, at, buf, count, t, st), buf, count);
+}
+
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    return file_read(PMPI_File_read_all(fh, buf, count, t, st), buf, count);
+}
+
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
+                         MPI_Status *st)
+{
+    return file_read(PMPI_File_read_at_all(fh, at, buf, count, t, st), buf, count);
+}
+
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    return file_read(PMPI_File_read_shared(fh, buf, count, t, st), buf, count);
+}
+
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    return file_read(PMPI_File_read_ordered(fh, buf, count, t, st), buf, count);
+}
+
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype t, MPI_Request *req)
+{
+    int rc = PMPI_File_iread(fh, buf, count, t, req);
+    track_if(*req, buf, count, 1);
+    return rc;
+}
+
+int MPI_File_iread_at(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t,
+                      MPI_Request *req)
+{
+    int rc = PMPI_File_iread_at(fh, at, buf, count, t, req);
+    track_if(*req, buf, count, 1);
+    return rc;
+}
+
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype t, MPI_Request *req)
+{
+    int rc = PMPI_File_iread_shared(fh, buf, count, t, req);
+    track_if(*req, buf, count, 1);
+    return rc;
+}
+
+/* Split collectives: at most one is active per file; the _end delivers. */
+static struct {
+    void *buf;
+    int count;
+} split;
+
+static int split_begin(int rc, void *buf, int count)
+{
+    split.buf = buf;
+    split.count = count;
+    return rc;
+}
+
+static int split_end(int rc, void *buf)
+{
+    if (buf == split.buf)
+        deliver(buf, split.count, 1);
+    split.buf = NULL;
+    return rc;
+}
+
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype t)
+{
+    return split_begin(PMPI_File_read_all_begin(fh, buf, count, t), buf, count);
+}
+
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *st)
+{
+    return split_end(PMPI_File_read_all_end(fh, buf, st), buf);
+}
+
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset at, void *buf, int count, MPI_Datatype t)
+{
+    return split_begin(PMPI_File_read_at_all_begin(fh, at, buf, count, t), buf, count);
+}
+
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *st)
+{
+    return split_end(PMPI_File_read_at_all_end(fh, buf, st), buf);
+}
+
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype t)
+{
+    return split_begin(PMPI_File_read_ordered_begin(fh, buf, count, t), buf, count);
+}
+
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *st)
+{
+    return split_end(PMPI_File_read_ordered_end(fh, buf, st), buf);
+}
+
 int MPI_Finalize(void)
 {
     setup();
@@ -382,5 +650,6 @@ int MPI_Finalize(void)
             fclose(out);
         }
     }
+    free(flipped_copy);
     return PMPI_Finalize();
 }
