@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/procsets.h"
 #include "core/sysinfo.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -290,24 +291,12 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
 int eb_imb_apply_input(eb_imb_options *o, const char *text, const char *fname,
                        char *err, size_t errlen)
 {
-    int line = 0;
+    int line = 0, got;
     const char *p = text;
-    while (*p) {
-        line++;
-        const char *eol = strchr(p, '\n');
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        char buf[256];
-        if (n >= sizeof buf)
+    char s[256];
+    while ((got = eb_text_line(&p, &line, s, sizeof s)) != 0) {
+        if (got < 0)
             return eb_err(err, errlen, "%s:%d: line too long", fname, line);
-        memcpy(buf, p, n);
-        buf[n] = '\0';
-        p = eol ? eol + 1 : p + n;
-        char *s = buf, *e;
-        while (isspace((unsigned char)*s))
-            s++;
-        e = s + strlen(s);
-        while (e > s && isspace((unsigned char)e[-1]))
-            *--e = '\0';
         if (*s == '\0' || *s == '#')
             continue;
         if (strpbrk(s, " \t"))

@@ -1,6 +1,7 @@
 #include "core/sizes.h"
 
 #include "core/error.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -41,26 +42,14 @@ int eb_sizes_parse_msglen(const char *text, const char *fname, size_t unit,
 {
     out->v = NULL;
     out->n = 0;
-    int line = 0;
+    int line = 0, got;
     const char *p = text;
-    while (*p) {
-        line++;
-        const char *eol = strchr(p, '\n');
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        char buf[256];
-        if (n >= sizeof buf) {
+    char s[256];
+    while ((got = eb_text_line(&p, &line, s, sizeof s)) != 0) {
+        if (got < 0) {
             eb_sizes_free(out);
             return eb_err(err, errlen, "%s:%d: line too long", fname, line);
         }
-        memcpy(buf, p, n);
-        buf[n] = '\0';
-        p = eol ? eol + 1 : p + n;
-        char *s = buf;
-        while (isspace((unsigned char)*s))
-            s++;
-        char *e = s + strlen(s);
-        while (e > s && isspace((unsigned char)e[-1]))
-            *--e = '\0';
         if (*s == '\0' || *s == '#')
             continue;
         errno = 0;

@@ -1,6 +1,7 @@
 #include "imb/io.h"
 
 #include "core/error.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -74,41 +75,24 @@ int eb_io_file_name(char *out, size_t outlen, const char *base, int group, int r
     return n < 0 || (size_t)n >= outlen ? -1 : 0;
 }
 
-static char *trimmed(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return s;
-}
-
 int eb_io_parse_hints(const char *text, const char *fname, eb_io_hints *h, char *err,
                       size_t errlen)
 {
     memset(h, 0, sizeof *h);
-    int line = 0;
+    int line = 0, got;
     const char *p = text;
-    while (*p) {
-        line++;
-        const char *eol = strchr(p, '\n');
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        char buf[1024];
-        if (n >= sizeof buf) {
+    char s[1024];
+    while ((got = eb_text_line(&p, &line, s, sizeof s)) != 0) {
+        if (got < 0) {
             eb_io_hints_free(h);
             return eb_err(err, errlen, "%s:%d: line too long", fname, line);
         }
-        memcpy(buf, p, n);
-        buf[n] = '\0';
-        p = eol ? eol + 1 : p + n;
-        char *s = trimmed(buf);
         if (*s == '\0' || *s == '#')
             continue;
         char *sep = s;
         while (*sep && !isspace((unsigned char)*sep))
             sep++;
-        char *value = trimmed(sep);
+        char *value = eb_trim(sep);
         if (*sep)
             *sep = '\0';
         if (*value == '\0') {
