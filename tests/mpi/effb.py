@@ -14,6 +14,9 @@ import subprocess
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# real output of the original programs, kept in the repository (one copy,
+# shared with the Python tests)
+SAMPLES = ROOT / "tests" / "python" / "data" / "samples"
 MPI = os.environ.get("EFFBENCH_MPI", "openmpi")
 # resolved now: tests run programs with other working directories
 BUILD = pathlib.Path(os.environ.get(

@@ -32,6 +32,16 @@ def rank_pids(program, marker):
     return pids
 
 
+def records_of(text):
+    """The complete lines of a JSON Lines text being written, as records."""
+    return [json.loads(line) for line in text.split("\n")[:-1] if line.strip()]
+
+
+def is_type_row(x, procs, access, t):
+    return (x.get("level") == "type" and x["procs"] == procs and x["access"] == access
+            and x["pattern_type"] == t)
+
+
 def crash(np, program, args, js, min_rows, victim=-1, ready=None):
     """Start program, SIGKILL one rank once js holds min_rows results (and
     ready(text of js) holds); return the records left (every line must
@@ -281,8 +291,8 @@ def test_beff_io_kill_a_rank_then_resume(tmp_path, shm_dir):
     args = BIO + ["--path", shm_dir]
     # partition 1 finished (its last record is read type 4): the kill lands
     # in the read phase of partition 2 or 3
-    p1_done = '"level": "type", "procs": 1, "access": "read", "pattern_type": 4,'
-    recs = crash(3, "b_eff_io", args + ["--json", js], js, 1, ready=lambda t: p1_done in t)
+    recs = crash(3, "b_eff_io", args + ["--json", js], js, 1,
+                 ready=lambda t: any(is_type_row(x, 1, "read", 4) for x in records_of(t)))
     done = [x for x in recs if x["type"] == "result"]
     kept_parts = complete_partitions(done)
     assert 1 in kept_parts and kept_parts != {1, 2, 3}
@@ -324,9 +334,7 @@ def bio_partial(tmp_path_factory):
 
 
 def type_row(lines, procs, access, t):
-    return next(i for i, x in enumerate(lines)
-                if f'"level": "type", "procs": {procs}, "access": "{access}", "pattern_type": {t},'
-                in x)
+    return next(i for i, x in enumerate(lines) if is_type_row(json.loads(x), procs, access, t))
 
 
 BIO_REFUSALS = [

@@ -3,13 +3,11 @@ the real IMB-EXT output, both modes with their repetition counts, zero
 defects under -check (target windows hold exactly the bytes put, gets return
 the target's values, accumulate sums are right), JSON rows equal to the
 printed ones."""
-import pathlib
 
 import pytest
 
-from effb import MPI, parse_imb, read_jsonl, run
+from effb import MPI, SAMPLES, parse_imb, read_jsonl, run
 
-SAMPLES = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "samples" / "imb"
 # Open MPI 4.1's default one-sided component cannot create windows in these
 # containers (MPI_ERR_WIN); its active-message component works everywhere.
 OSC = {"OMPI_MCA_osc": "pt2pt"} if MPI == "openmpi" else {}
@@ -99,7 +97,7 @@ def test_ext_checked(tmp_path, np):
 def test_ext_layout_matches_real_imb_ext():
     """Same calling sequence as the real IMB-EXT sample: the same benchmark
     list, blocks, MODE lines and column headers (dashes included)."""
-    sample = (SAMPLES / "ext_np2.txt").read_text()
+    sample = (SAMPLES / "imb" / "ext_np2.txt").read_text()
     r = ext(2, "Unidir_Put", "Bidir_Get", "Accumulate", "Window", "-msglog", "0:3",
             "-iter", "20", "-time", "0.05")
     assert r.returncode == 0, r

@@ -8,9 +8,9 @@ import tempfile
 
 import pytest
 
-from effb import parse_imb, read_jsonl, run
+from effb import SAMPLES, parse_imb, read_jsonl, run
 
-SAMPLE = pathlib.Path(__file__).resolve().parents[2].parent / "shared/samples/imb/io_np2.txt"
+SAMPLE = SAMPLES / "imb" / "io_np2.txt"
 
 SHAPES = [("S", "Indv"), ("S", "Expl"), ("P", "Indv"), ("P", "Shared"), ("P", "Priv"),
           ("P", "Expl"), ("C", "Indv"), ("C", "Shared"), ("C", "Expl")]
@@ -141,10 +141,9 @@ def test_blocks_and_header_as_real_imb_io(io_dir):
     assert r.returncode == 0, r
     mine = parse_imb(r.stdout)
     key = [(b["name"], b["procs"], b["mode"], b["waiting"], b["header_line"]) for b in mine]
-    if SAMPLE.exists():
-        real = parse_imb(SAMPLE.read_text())
-        assert key == [(b["name"], b["procs"], b["mode"], b["waiting"], b["header_line"])
-                       for b in real]
+    real = parse_imb(SAMPLE.read_text())
+    assert key == [(b["name"], b["procs"], b["mode"], b["waiting"], b["header_line"])
+                   for b in real]
     assert key[0] == ("S_Write_Indv", 1, "AGGREGATE", 1,
                       "       #bytes #repetitions      t[usec]   Mbytes/sec")
     assert "MPI-IO part" in r.stdout.splitlines()[1]

@@ -4,13 +4,11 @@ throughput times N targets, parallel transfer with bare times,
 Truly_passive_put with t_pure / t_ovrl and a progress verdict), zero defects
 under -check for every benchmark, JSON rows equal to the printed ones, and
 the layout of the real IMB-RMA output."""
-import pathlib
 
 import pytest
 
-from effb import MPI, parse_imb, read_jsonl, run
+from effb import MPI, SAMPLES, parse_imb, read_jsonl, run
 
-SAMPLES = pathlib.Path(__file__).resolve().parents[2].parent / "shared" / "samples" / "imb"
 # Open MPI 4.1's default one-sided component cannot create windows in these
 # containers (MPI_ERR_WIN); its active-message component works everywhere.
 OSC = {"OMPI_MCA_osc": "pt2pt"} if MPI == "openmpi" else {}
@@ -130,7 +128,7 @@ def test_rma_default_list_and_layout_match_real_imb_rma():
     """The real IMB-RMA sample's calling sequence: the same benchmark list
     (with its comments), blocks, MODE lines (non-aggregate first) and
     headers; Get_local and Get_all_local only when named."""
-    sample = (SAMPLES / "rma_np2.txt").read_text()
+    sample = (SAMPLES / "imb" / "rma_np2.txt").read_text()
     names = ["Unidir_put", "Unidir_get", "Bidir_put", "Accumulate", "Fetch_and_op",
              "Compare_and_swap", "Truly_passive_put"]
     r = rma(2, *names, "-msglog", "0:2", "-iter", "20", "-time", "0.05")
