@@ -837,13 +837,22 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
+    eb_json run;
+    eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
+    options_json(&run, &o, &plan);
     if (o.resume) {
-        eb_jsonl_resume(o.json_path, family->component, &resume_keys, &n_resume_keys);
+        /* rows kept and rows measured now must come from the same method */
+        static const char *const same[] = {
+            "procs", "check", "options.benchmarks", "options.msglen", "options.msglog_min",
+            "options.msglog_max", "options.npmin", "options.multi", "options.off_cache_mb",
+            "options.off_cache_line", "options.msgspersample", "options.overall_vol",
+            "options.msgs_nonaggr", "options.iter_policy", "options.time_s", "options.mem_gb",
+            "options.map", "options.repeat", "options.sync", "options.quick", NULL};
+        eb_jsonl_resume(o.json_path, family->component, eb_json_finish(&run), same,
+                        &resume_keys, &n_resume_keys);
+        eb_json_free(&run);
     } else {
         eb_jsonl_open(o.json_path);
-        eb_json run;
-        eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
-        options_json(&run, &o, &plan);
         if (wrank == 0)
             eb_jsonl_emit(&run);
         else

@@ -568,7 +568,7 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     if (resume && json_exists) {
         char **keys;
         int nkeys;
-        eb_jsonl_resume(json, "skampi", &keys, &nkeys);
+        eb_jsonl_resume(json, "skampi", NULL, NULL, &keys, &nkeys);
         for (int i = 0; i < nkeys; i++)
             free(keys[i]);
         free(keys);

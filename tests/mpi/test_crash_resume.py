@@ -149,6 +149,31 @@ def test_resume_refuses_another_component_or_missing_file(tmp_path):
     assert "cannot read: No such file or directory" in r.stderr
 
 
+
+@pytest.mark.parametrize("np,args,message", [
+    (2, ["-iter", "50,off"], "'msgspersample' is 20 in the file but 50 in this run"),
+    (2, ["-msglog", "3"], "'msglog_max' is 2 in the file but 3 in this run"),
+    (3, [], "'procs' is 2 in the file but 3 in this run"),
+])
+def test_imb_resume_refuses_other_options(tmp_path, np, args, message):
+    """Rows kept and rows measured after --resume must come from the same
+    method: the options that shape a row must be the interrupted run's."""
+    js = tmp_path / "run.jsonl"
+    base = ["PingPong", "-msglog", "2", "-iter", "20,off"]
+    r = run(2, "IMB-MPI1", *base, "--json", js)
+    assert r.returncode == 0, r
+    before = js.read_text()
+    changed = base[:]
+    for k in range(0, len(args), 2):
+        changed[changed.index(args[k]) + 1] = args[k + 1]
+    r = run(np, "IMB-MPI1", *changed, "--resume", js)
+    assert r.returncode == 2, r
+    errors = [l for l in r.stderr.splitlines() if l.startswith("effbench: error:")]
+    assert errors == [f"effbench: error: --resume {js}:1: {message} "
+                      "(resume with the options of the interrupted run)"], r
+    assert js.read_text() == before  # nothing lost, nothing appended
+
+
 # ------------------------------------------------------------------ b_eff
 
 BEFF = ["--mem-per-proc", "1", "--random-patterns", "2", "--loop-ms", "0.05"]

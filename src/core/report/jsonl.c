@@ -485,10 +485,13 @@ void eb_jsonl_resume_free(eb_resume *rs)
     memset(rs, 0, sizeof *rs);
 }
 
-void eb_jsonl_resume(const char *path, const char *component, char ***keys, int *nkeys)
+void eb_jsonl_resume(const char *path, const char *component, const char *this_run,
+                     const char *const *fields, char ***keys, int *nkeys)
 {
     eb_resume rs;
     eb_jsonl_resume_read(&rs, path, component);
+    if (this_run)
+        eb_jsonl_resume_match(&rs, path, this_run, fields);
     *nkeys = rs.nrows;
     *keys = eb_calloc((size_t)rs.nrows + 1, sizeof **keys);
     for (int i = 0; i < rs.nrows; i++) {

@@ -16,9 +16,12 @@ int eb_jsonl_active(void);
 /* --resume: collective.  Rank 0 reads an earlier (possibly crashed) JSON
  * Lines file of the same component, drops a trailing `end` record, and
  * reopens it for appending with a `resume` record; every rank gets the keys
- * (eb_row_key) of the rows already in it.  Exits 2 if the file is unusable.
- * The three steps below for components that need more than the keys. */
-void eb_jsonl_resume(const char *path, const char *component, char ***keys, int *nkeys);
+ * (eb_row_key) of the rows already in it.  Exits 2 if the file is unusable,
+ * or (when this_run is not NULL) if one of `fields` differs between the
+ * file's run record and this_run (see eb_jsonl_resume_match).  The three
+ * steps below for components that need more than the keys. */
+void eb_jsonl_resume(const char *path, const char *component, const char *this_run,
+                     const char *const *fields, char ***keys, int *nkeys);
 
 /* What --resume read: the run record and the result records (their text,
  * on every rank).  A component sets drop[i] for rows it measures again. */
