@@ -126,3 +126,28 @@ def parse_imb(text):
         else:
             cur["rows"].append(line.split())
     return blocks
+
+
+def imb_procs(np, first=2):
+    """IMB's process counts Q = first, 2*first, ..., P (1 alone on one
+    process); first = 1 for families that start at one process (IMB-IO)."""
+    if np == 1:
+        return [1]
+    out, q = [], first
+    while q < np:
+        out.append(q)
+        q *= 2
+    return out + [np]
+
+
+def busy_mpich(n):
+    """Skip mark: MPICH busy-polls, so runs with more ranks than cores crawl."""
+    import pytest
+    return pytest.mark.skipif(MPI == "mpich" and n > (os.cpu_count() or 1),
+                              reason="MPICH with more ranks than cores busy-polls")
+
+
+def np_params(nps):
+    """Process counts for parametrize, each with busy_mpich."""
+    import pytest
+    return [pytest.param(n, marks=busy_mpich(n)) for n in nps]

@@ -2,21 +2,14 @@
 columns, sizes in units of sizeof(float) for reductions, zero defects under
 -check (blocks at their offsets, exact float sums), one JSON record per row,
 Multi- forms, and the guide's memory rules under -mem."""
-import os
 
 import pytest
 
-from effb import parse_imb, read_jsonl, run, MPI
+from effb import busy_mpich, imb_procs, np_params, parse_imb, read_jsonl, run
 
 # MPICH (ch4:ucx) busy-polls: with more ranks than cores every collective
 # takes tens of milliseconds, so those sweeps are left to Open MPI there.
-def busy_mpich(n):
-    return pytest.mark.skipif(MPI == "mpich" and n > (os.cpu_count() or 1),
-                              reason="MPICH with more ranks than cores busy-polls")
 
-
-def np_params(nps):
-    return [pytest.param(n, marks=busy_mpich(n)) for n in nps]
 
 COLL = ["Allreduce", "Reduce", "Reduce_scatter", "Allgather", "Allgatherv", "Gather",
         "Gatherv", "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Bcast", "Barrier"]
@@ -30,16 +23,6 @@ HEAD = "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
 HEAD_BARRIER = " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
 CHECK = "      defects"
 ITER = ["-iter", "20", "-iter_policy", "off", "-time", "0.05"]
-
-
-def expected_qs(np):
-    if np == 1:
-        return [1]
-    qs, q = [], 2
-    while q < np:
-        qs.append(q)
-        q *= 2
-    return qs + [np]
 
 
 def sizes_of(name):
@@ -77,7 +60,7 @@ def test_collectives_checked(tmp_path, np):
     # nothing on stderr but the core's warning about time-sliced ranks
     assert all("ranks share a node with" in ln for ln in r.stderr.splitlines()), r
     blocks = parse_imb(r.stdout)
-    qs = expected_qs(np)
+    qs = imb_procs(np)
     assert [b["name"] for b in blocks] == [n for n in COLL for _ in qs]
     assert [b["procs"] for b in blocks] == qs * len(COLL)
     for b in blocks:

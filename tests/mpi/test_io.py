@@ -8,7 +8,7 @@ import tempfile
 
 import pytest
 
-from effb import SAMPLES, parse_imb, read_jsonl, run
+from effb import SAMPLES, imb_procs, parse_imb, read_jsonl, run
 
 SAMPLE = SAMPLES / "imb" / "io_np2.txt"
 
@@ -47,14 +47,6 @@ def nonblocking(name):
     return name.split("-")[-1][2] == "I"  # S_IWrite_Indv, Multi-P_IRead_Priv
 
 
-def qs_of(np):
-    qs, q = [], 1
-    while q < np:
-        qs.append(q)
-        q *= 2
-    return qs + [np]
-
-
 def expected_blocks(names, np):
     """(name, procs, mode, waiting) of every block IMB-IO prints."""
     out = []
@@ -67,7 +59,7 @@ def expected_blocks(names, np):
             modes = ["AGGREGATE", "NON-AGGREGATE"]
         else:
             modes = ["AGGREGATE"]
-        qs = [1] if n.startswith("S_") else qs_of(np)
+        qs = [1] if n.startswith("S_") else imb_procs(np, first=1)
         for q in qs:
             for m in modes:
                 out.append((n, q, m, np - q))

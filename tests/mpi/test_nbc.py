@@ -4,21 +4,14 @@ from the rank with the largest t_ovrl), the _pure flavours only by name or
 -include, zero defects under -check, one JSON record per row."""
 import re
 
-import os
 
 import pytest
 
-from effb import parse_imb, read_jsonl, run, MPI
+from effb import busy_mpich, imb_procs, np_params, parse_imb, read_jsonl, run
 
 # MPICH (ch4:ucx) busy-polls: with more ranks than cores every collective
 # takes tens of milliseconds, so those sweeps are left to Open MPI there.
-def busy_mpich(n):
-    return pytest.mark.skipif(MPI == "mpich" and n > (os.cpu_count() or 1),
-                              reason="MPICH with more ranks than cores busy-polls")
 
-
-def np_params(nps):
-    return [pytest.param(n, marks=busy_mpich(n)) for n in nps]
 
 OPS = ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter",
        "Iscatterv", "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter", "Iallreduce",
@@ -34,16 +27,6 @@ CHECK = "      defects"
 ITER = ["-iter", "20", "-iter_policy", "off", "-time", "0.05"]
 BYTE_SIZES = [0] + [1 << k for k in range(0, 6)]
 FLOAT_SIZES = [0] + [1 << k for k in range(2, 6)]
-
-
-def expected_qs(np):
-    if np == 1:
-        return [1]
-    qs, q = [], 2
-    while q < np:
-        qs.append(q)
-        q *= 2
-    return qs + [np]
 
 
 def overlap(t_pure, t_cpu, t_ovrl):
@@ -112,7 +95,7 @@ def test_overlap_default_checked(tmp_path, np):
     head = r.stdout.split("# List of Benchmarks to run:\n\n", 1)[1].split("\n\n", 1)[0]
     assert head.splitlines() == ["# " + n for n in OPS]
     blocks = parse_imb(r.stdout)
-    qs = expected_qs(np)
+    qs = imb_procs(np)
     assert [b["name"] for b in blocks] == [n for n in OPS for _ in qs]
     assert [b["procs"] for b in blocks] == qs * len(OPS)
     recs = read_jsonl(js)
@@ -128,7 +111,7 @@ def test_pure_by_include_checked(tmp_path, np):
             "-msglog", "5", *ITER, "-check", "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
-    qs = expected_qs(np)
+    qs = imb_procs(np)
     assert [b["name"] for b in blocks] == [n for n in PURE for _ in qs]
     results = [x for x in read_jsonl(js) if x["type"] == "result"]
     check_blocks(blocks, results, checked=True)

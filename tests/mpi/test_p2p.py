@@ -2,7 +2,7 @@
 zero defects under -check, and JSON rows equal to the printed rows."""
 import pytest
 
-from effb import parse_imb, read_jsonl, run, MPI
+from effb import imb_procs, parse_imb, read_jsonl, run
 
 P2P = ["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource",
        "Sendrecv", "Exchange"]
@@ -14,16 +14,6 @@ SIZES = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 HEAD_SINGLE = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"
 HEAD_PARALLEL = ("       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
                  "   Mbytes/sec      defects")
-
-
-def expected_qs(np):
-    if np == 1:
-        return [1]
-    qs, q = [], 2
-    while q < np:
-        qs.append(q)
-        q *= 2
-    return qs + [np]
 
 
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
@@ -56,7 +46,7 @@ def test_p2p_checked(tmp_path, np):
         printed += len(b["rows"])
     # Q lists: single transfer on 2, parallel on [1,]2,4,...,P
     for name in ("Sendrecv", "Exchange"):
-        assert [b["procs"] for b in blocks if b["name"] == name] == expected_qs(np)
+        assert [b["procs"] for b in blocks if b["name"] == name] == imb_procs(np)
     assert len(results) == printed
     assert recs[0]["options"]["planned_rows"] == printed
     # every printed row equals its JSON record (2-decimal rounding)

@@ -7,11 +7,10 @@ the layout of the real IMB-RMA output."""
 
 import pytest
 
-from effb import MPI, SAMPLES, parse_imb, read_jsonl, run
+from effb import MPI, SAMPLES, imb_procs, parse_imb, read_jsonl, run
 
-# Open MPI 4.1's default one-sided component cannot create windows in these
-# containers (MPI_ERR_WIN); its active-message component works everywhere.
-OSC = {"OMPI_MCA_osc": "pt2pt"} if MPI == "openmpi" else {}
+# (effb's Open MPI environment selects osc/pt2pt: the default one-sided
+# component cannot create windows in these containers)
 
 MODES = ["Unidir_put", "Unidir_get", "Bidir_put", "Bidir_get", "Put_local", "Accumulate",
          "Get_accumulate", "Fetch_and_op", "Compare_and_swap", "Get_local"]
@@ -28,14 +27,6 @@ ELEMENT = {"Fetch_and_op", "Compare_and_swap"}
 HEAD_T = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"
 HEAD_BARE = "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects"
 HEAD_PASSIVE = "       #bytes #repetitions t_pure[usec] t_ovrl[usec]      defects"
-
-
-def qs(np):
-    out, q = [], 2
-    while q < np:
-        out.append(q)
-        q *= 2
-    return out + [np] if np > 1 else []
 
 
 def load(np):
@@ -55,7 +46,7 @@ def sizes(name, msglog):
 
 
 def rma(np, *args, **kw):
-    return run(np, "IMB-RMA", *args, extra_env=OSC, **kw)
+    return run(np, "IMB-RMA", *args, **kw)
 
 
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
@@ -73,7 +64,7 @@ def test_rma_checked(tmp_path, np):
         elif name in MODES:
             expect += [(name, 2, "NON-AGGREGATE"), (name, 2, "AGGREGATE")]
         elif name in MULTIPLE or name in PARALLEL:
-            expect += [(name, q, None) for q in qs(np)]
+            expect += [(name, q, None) for q in imb_procs(np)]
         else:
             expect.append((name, 2, None))
     assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expect
