@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,18 @@ def is_int(value: Any) -> bool:
 def is_number(value: Any) -> bool:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value))
+
+
+def ctime_to_iso(text: str | None) -> str | None:
+    """A date as the original tools print it (C ctime(), e.g. `Sun Nov 22 08:20:25 2026`,
+    blanks in any number) as ISO 8601; None when there is none or it does not parse."""
+    if not text:
+        return None
+    try:
+        return datetime.strptime(" ".join(text.split()), "%a %b %d %H:%M:%S %Y") \
+            .strftime("%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return None
 
 
 def new_run(component: str, tool: str, procs: int | None, **fields: Any) -> dict[str, Any]:

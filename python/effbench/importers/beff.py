@@ -10,12 +10,12 @@ multiplied by the process count. effbench's protocol also lists every measuremen
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from pathlib import Path
 
 from ..components import (BEFF_BEST, BEFF_LOGAVG, BEFF_LOGAVG_RANDOM, BEFF_LOGAVG_RINGS,
                           BEFF_METHODS, beff_row)
-from ..records import SCHEMA, FormatError, ParsedRun, new_end, new_result, new_run
+from ..records import (SCHEMA, FormatError, ParsedRun, ctime_to_iso, new_end, new_result,
+                       new_run)
 
 REVISION = re.compile(r"^b_eff\.c, Revision (\S+)")
 EFFBENCH = re.compile(r"^effbench (\S+) b_eff\b")
@@ -68,14 +68,6 @@ def _num(path, lineno, tok):
         return float(tok)
     except ValueError:
         raise FormatError(path, lineno, f"not a number: {tok!r}") from None
-
-
-def _iso(date: str | None) -> str | None:
-    try:
-        return datetime.strptime(" ".join(date.split()), "%a %b %d %H:%M:%S %Y") \
-            .strftime("%Y-%m-%dT%H:%M:%S") if date else None
-    except ValueError:
-        return None
 
 
 def parse_beff(path: str | Path) -> ParsedRun:
@@ -232,7 +224,7 @@ def parse_beff(path: str | Path) -> ParsedRun:
 
     summary_rec = {"type": "summary", "schema": SCHEMA, "component": "beff", "procs": procs,
                    "l_max_bytes": msglng[-1] if msglng else None, **summary}
-    run = new_run("beff", tool, procs, version=version, start=_iso(date),
+    run = new_run("beff", tool, procs, version=version, start=ctime_to_iso(date),
                   uname={"sysname": uname.get("system name"),
                          "nodename": uname.get("hostname"),
                          "release": uname.get("OS release"),

@@ -6,12 +6,12 @@ them, into the records effbench's `beff_io` component writes (docs/beff-io.md): 
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from pathlib import Path
 
 from ..components import (BEFF_IO_ACCESS, BEFF_IO_PATTERN2, BEFF_IO_TABLE_PATTERNS,
                           BEFF_IO_TYPE_LABELS, BEFF_IO_TYPES)
-from ..records import SCHEMA, FormatError, ParsedRun, new_end, new_result, new_run
+from ..records import (SCHEMA, FormatError, ParsedRun, ctime_to_iso, new_end, new_result,
+                       new_run)
 
 MIB = 1 << 20
 REVISION = re.compile(r"b_eff_io\.c, Revision (\S+)")
@@ -228,7 +228,7 @@ def parse_beff_io(path: str | Path) -> ParsedRun:
                    "partitions": [partitions[n] for n in sorted(partitions)]}
         summaries.append(summary)
     run = new_run("beff_io", tool, max(r["procs"] for r in results), version=version,
-                  start=_iso(date),
+                  start=ctime_to_iso(date),
                   uname={"sysname": uname.get("system name"), "nodename": uname.get("hostname"),
                          "release": uname.get("OS release"), "version": uname.get("OS version"),
                          "machine": uname.get("machine")},
@@ -244,11 +244,3 @@ def _float(path, lineno, cell: str) -> float:
         return float(cell)
     except ValueError:
         raise FormatError(path, lineno, f"not a number: {cell!r}") from None
-
-
-def _iso(date: str | None) -> str | None:
-    try:
-        return datetime.strptime(" ".join(date.split()), "%a %b %d %H:%M:%S %Y") \
-            .strftime("%Y-%m-%dT%H:%M:%S") if date else None
-    except ValueError:
-        return None

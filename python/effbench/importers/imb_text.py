@@ -4,10 +4,9 @@ releases) and by `effbench mpi1|ext|io|nbc|rma` / `IMB-*`."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from pathlib import Path
 
-from ..records import FormatError, ParsedRun, new_end, new_result, new_run
+from ..records import FormatError, ParsedRun, ctime_to_iso, new_end, new_result, new_run
 
 BANNER = re.compile(r"(?P<tool>effbench|MPI\s+Benchmark(?:s|\s+Suite)?)\s+V?(?P<version>[^\s,]+)"
                     r".*?(?P<part>MPI-?1|MPI-2|MPI-IO|MPI-NBC|MPI-RMA|EXT|IO|NBC|RMA)\s+part",
@@ -53,16 +52,6 @@ def _column_names(line: str) -> list[str] | None:
             return None
         names.append(COLUMNS[key])
     return names
-
-
-def _iso_date(text: str) -> str | None:
-    text = " ".join(text.split())
-    for fmt in ("%a %b %d %H:%M:%S %Y",):
-        try:
-            return datetime.strptime(text, fmt).strftime("%Y-%m-%dT%H:%M:%S")
-        except ValueError:
-            pass
-    return None
 
 
 def parse_imb_text(path: str | Path) -> ParsedRun:
@@ -164,7 +153,7 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
              "machine": header.get("Machine")}
     run = new_run(component, tool, max_procs, version=version,
                   mpi_library=header.get("MPI Library") or None,
-                  start=_iso_date(header.get("Date", "")), uname=uname,
+                  start=ctime_to_iso(header.get("Date", "")), uname=uname,
                   mpi_version=header.get("MPI Version") or None,
                   thread_level=header.get("MPI Thread Environment") or None,
                   command_line=command_line,

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime
 from pathlib import Path
 
-from ..records import FormatError, ParsedRun, new_end, new_result, new_run
+from ..records import FormatError, ParsedRun, ctime_to_iso, new_end, new_result, new_run
 
 VERSION = re.compile(r"^#\s*SKaMPI Version\s+(\S+)")
 STARTED = re.compile(r"^#\s*Started at\s+(.*)$")
@@ -36,14 +35,6 @@ def _null_nan(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
-def _date(text: str) -> str | None:
-    try:
-        return datetime.strptime(" ".join(text.split()), "%a %b %d %H:%M:%S %Y") \
-            .strftime("%Y-%m-%dT%H:%M:%S")
-    except ValueError:
-        return None
-
-
 def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
     path = Path(path)
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -56,7 +47,7 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
         if (m := VERSION.match(line)):
             version = m.group(1)
         elif (m := STARTED.match(line)):
-            start = _date(m.group(1))
+            start = ctime_to_iso(m.group(1))
         elif (m := FINISHED.match(line)):
             finished = True
         elif (m := RUNTIME.match(line)):
