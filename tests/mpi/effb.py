@@ -151,3 +151,18 @@ def np_params(nps):
     """Process counts for parametrize, each with busy_mpich."""
     import pytest
     return [pytest.param(n, marks=busy_mpich(n)) for n in nps]
+
+
+def imb_layout(text):
+    """What a job script or parser of IMB output relies on: the header's list
+    of benchmarks (with its comment lines) and each block's name, process
+    count, MODE and column header line."""
+    lines = text.splitlines()
+    i = lines.index("# List of Benchmarks to run:")
+    listed = []
+    for line in lines[i + 2:]:
+        if not line.startswith("#"):
+            break
+        listed.append(line)
+    return listed, [(b["name"], b["procs"], b["mode"], b["header_line"])
+                    for b in parse_imb(text)]

@@ -6,7 +6,7 @@ printed ones."""
 
 import pytest
 
-from effb import MPI, SAMPLES, imb_procs, parse_imb, read_jsonl, run
+from effb import MPI, SAMPLES, imb_layout, imb_procs, parse_imb, read_jsonl, run
 
 # (effb's Open MPI environment selects osc/pt2pt: the default one-sided
 # component cannot create windows in these containers)
@@ -91,18 +91,7 @@ def test_ext_layout_matches_real_imb_ext():
             "-iter", "20", "-time", "0.05")
     assert r.returncode == 0, r
 
-    def layout(text):
-        lines = text.splitlines()
-        i = lines.index("# List of Benchmarks to run:")
-        listed = []
-        for line in lines[i + 2:]:
-            if not line.startswith("# "):
-                break
-            listed.append(line)
-        return listed, [(b["name"], b["procs"], b["mode"], b["header_line"])
-                        for b in parse_imb(text)]
-
-    assert layout(r.stdout) == layout(sample)
+    assert imb_layout(r.stdout) == imb_layout(sample)
     # block framing: dashes as wide as the table, MODE lines as IMB prints them
     for line in ("#---------------------------------------------------\n# Benchmarking Unidir_Put \n"
                  "# #processes = 2 \n#---------------------------------------------------\n#\n"

@@ -7,7 +7,7 @@ the layout of the real IMB-RMA output."""
 
 import pytest
 
-from effb import MPI, SAMPLES, imb_procs, parse_imb, read_jsonl, run
+from effb import MPI, SAMPLES, imb_layout, imb_procs, parse_imb, read_jsonl, run
 
 # (effb's Open MPI environment selects osc/pt2pt: the default one-sided
 # component cannot create windows in these containers)
@@ -125,19 +125,8 @@ def test_rma_default_list_and_layout_match_real_imb_rma():
     r = rma(2, *names, "-msglog", "0:2", "-iter", "20", "-time", "0.05")
     assert r.returncode == 0, r
 
-    def layout(text):
-        lines = text.splitlines()
-        i = lines.index("# List of Benchmarks to run:")
-        listed = []
-        for line in lines[i + 2:]:
-            if not line.startswith("#"):
-                break
-            listed.append(line.rstrip())
-        return listed, [(b["name"], b["procs"], b["mode"], b["header_line"])
-                        for b in parse_imb(text)]
-
-    mine, theirs = layout(r.stdout), layout(sample)
-    assert mine[0] == theirs[0]
+    mine, theirs = imb_layout(r.stdout), imb_layout(sample)
+    assert [x.rstrip() for x in mine[0]] == [x.rstrip() for x in theirs[0]]
     # the Truly_passive_put verdict is effbench's addition under its table
     assert mine[1] == theirs[1]
     for frag in ("#---------------------------------------------------\n"
