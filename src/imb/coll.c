@@ -10,19 +10,19 @@
 #include <limits.h>
 #include <stdlib.h>
 
-void eb_coll_extents_gathered(size_t x, int np, size_t *s, size_t *r)
+static void extents_gathered(size_t x, int np, size_t *s, size_t *r)
 {
     *s = x;
     *r = (size_t)np * x;
 }
 
-void eb_coll_extents_scattered(size_t x, int np, size_t *s, size_t *r)
+static void extents_scattered(size_t x, int np, size_t *s, size_t *r)
 {
     *s = (size_t)np * x;
     *r = x;
 }
 
-void eb_coll_extents_alltoall(size_t x, int np, size_t *s, size_t *r)
+static void extents_alltoall(size_t x, int np, size_t *s, size_t *r)
 {
     *s = (size_t)np * x;
     *r = (size_t)np * x;
@@ -44,7 +44,7 @@ static int is_vector(eb_coll_kind k)
            k == EB_COLL_ALLTOALLV;
 }
 
-int eb_coll_prepare(eb_ctx *c)
+static int coll_prepare(eb_ctx *c)
 {
     eb_coll_kind k = eb_coll_kind_of(c);
     eb_coll_state *st = eb_calloc(1, sizeof *st);
@@ -68,7 +68,7 @@ int eb_coll_prepare(eb_ctx *c)
     return 0;
 }
 
-void eb_coll_release(eb_ctx *c)
+static void coll_release(eb_ctx *c)
 {
     eb_coll_state *st = c->priv;
     if (st) {
@@ -147,7 +147,7 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
 
 /* Defects of repetition i on this rank: every block at its offset carries
  * the pattern its sender wrote there; reductions equal the exact sum. */
-long eb_coll_check(eb_ctx *c, long i)
+static long coll_check(eb_ctx *c, long i)
 {
     const eb_coll_state *st = c->priv;
     const char *r = eb_rbuf(c, i);
@@ -195,6 +195,44 @@ long eb_coll_check(eb_ctx *c, long i)
     return bad;
 }
 
+/* What the operation decides for both families: rooted (root i % size),
+ * reduction (MPI_FLOAT sums, lengths in floats), no data (no #bytes column),
+ * and the buffer extents of the guide's memory table. */
+static const struct {
+    unsigned flags;
+    void (*extents)(size_t x, int np, size_t *s, size_t *r);
+} kind_traits[EB_COLL_N] = {
+    [EB_COLL_BCAST] = {EB_F_ROOT, NULL},
+    [EB_COLL_ALLGATHER] = {0, extents_gathered},
+    [EB_COLL_ALLGATHERV] = {0, extents_gathered},
+    [EB_COLL_GATHER] = {EB_F_ROOT, extents_gathered},
+    [EB_COLL_GATHERV] = {EB_F_ROOT, extents_gathered},
+    [EB_COLL_SCATTER] = {EB_F_ROOT, extents_scattered},
+    [EB_COLL_SCATTERV] = {EB_F_ROOT, extents_scattered},
+    [EB_COLL_ALLTOALL] = {0, extents_alltoall},
+    [EB_COLL_ALLTOALLV] = {0, extents_alltoall},
+    [EB_COLL_REDUCE] = {EB_F_REDUCTION | EB_F_ROOT, NULL},
+    [EB_COLL_REDUCE_SCATTER] = {EB_F_REDUCTION, NULL},
+    [EB_COLL_ALLREDUCE] = {EB_F_REDUCTION, NULL},
+    [EB_COLL_BARRIER] = {EB_F_NO_BYTES, NULL},
+};
+
+void eb_coll_describe(eb_coll_bench *cb)
+{
+    cb->b.cls = EB_COLLECTIVE;
+    cb->b.flags |= kind_traits[cb->kind].flags;
+    cb->b.extents = kind_traits[cb->kind].extents;
+    cb->b.prepare = coll_prepare;
+    cb->b.check = coll_check;
+    cb->b.release = coll_release;
+}
+
+void eb_coll_register(eb_coll_bench *cb)
+{
+    eb_coll_describe(cb);
+    eb_register_bench(&cb->b);
+}
+
 /* ---- IMB-MPI1 ------------------------------------------------------------ */
 
 static void blocking_kernel(eb_ctx *c, long first, long n)
@@ -203,31 +241,28 @@ static void blocking_kernel(eb_ctx *c, long first, long n)
         eb_coll_call(c, i, NULL);
 }
 
-#define MPI1(nm, ord, k, fl, ext)                                                         \
-    {.b = {.component = "mpi1", .name = nm, .order = ord, .cls = EB_COLLECTIVE,           \
-           .flags = fl, .extents = ext, .prepare = eb_coll_prepare,                       \
-           .kernel = blocking_kernel, .check = eb_coll_check, .release = eb_coll_release}, \
-     .kind = k}
+#define MPI1(nm, ord, k) \
+    {.b = {.component = "mpi1", .name = nm, .order = ord, .kernel = blocking_kernel}, .kind = k}
 
 /* IMB's default order (after the point-to-point benchmarks, Exchange 150). */
-static const eb_coll_bench mpi1_colls[] = {
-    MPI1("Allreduce", 200, EB_COLL_ALLREDUCE, EB_F_REDUCTION, NULL),
-    MPI1("Reduce", 210, EB_COLL_REDUCE, EB_F_REDUCTION | EB_F_ROOT, NULL),
-    MPI1("Reduce_scatter", 230, EB_COLL_REDUCE_SCATTER, EB_F_REDUCTION, NULL),
-    MPI1("Allgather", 250, EB_COLL_ALLGATHER, 0, eb_coll_extents_gathered),
-    MPI1("Allgatherv", 260, EB_COLL_ALLGATHERV, 0, eb_coll_extents_gathered),
-    MPI1("Gather", 270, EB_COLL_GATHER, EB_F_ROOT, eb_coll_extents_gathered),
-    MPI1("Gatherv", 280, EB_COLL_GATHERV, EB_F_ROOT, eb_coll_extents_gathered),
-    MPI1("Scatter", 290, EB_COLL_SCATTER, EB_F_ROOT, eb_coll_extents_scattered),
-    MPI1("Scatterv", 300, EB_COLL_SCATTERV, EB_F_ROOT, eb_coll_extents_scattered),
-    MPI1("Alltoall", 310, EB_COLL_ALLTOALL, 0, eb_coll_extents_alltoall),
-    MPI1("Alltoallv", 320, EB_COLL_ALLTOALLV, 0, eb_coll_extents_alltoall),
-    MPI1("Bcast", 330, EB_COLL_BCAST, EB_F_ROOT, NULL),
-    MPI1("Barrier", 340, EB_COLL_BARRIER, EB_F_NO_BYTES, NULL),
+static eb_coll_bench mpi1_colls[] = {
+    MPI1("Allreduce", 200, EB_COLL_ALLREDUCE),
+    MPI1("Reduce", 210, EB_COLL_REDUCE),
+    MPI1("Reduce_scatter", 230, EB_COLL_REDUCE_SCATTER),
+    MPI1("Allgather", 250, EB_COLL_ALLGATHER),
+    MPI1("Allgatherv", 260, EB_COLL_ALLGATHERV),
+    MPI1("Gather", 270, EB_COLL_GATHER),
+    MPI1("Gatherv", 280, EB_COLL_GATHERV),
+    MPI1("Scatter", 290, EB_COLL_SCATTER),
+    MPI1("Scatterv", 300, EB_COLL_SCATTERV),
+    MPI1("Alltoall", 310, EB_COLL_ALLTOALL),
+    MPI1("Alltoallv", 320, EB_COLL_ALLTOALLV),
+    MPI1("Bcast", 330, EB_COLL_BCAST),
+    MPI1("Barrier", 340, EB_COLL_BARRIER),
 };
 
 EB_CONSTRUCTOR(register_mpi1_colls)
 {
     for (size_t i = 0; i < sizeof mpi1_colls / sizeof mpi1_colls[0]; i++)
-        eb_register_bench(&mpi1_colls[i].b);
+        eb_coll_register(&mpi1_colls[i]);
 }

@@ -23,7 +23,7 @@ typedef struct {
     eb_coll_kind kind;
 } eb_coll_bench;
 
-/* Per-row state (ctx->priv) made by eb_coll_prepare. */
+/* Per-row state (ctx->priv) made by the shared prepare hook. */
 typedef struct {
     int *counts, *displs; /* v-variants: X each at j*X; Reduce_scatter: its split */
     eb_cpu_work cpu;      /* IMB-NBC overlap flavour: calibrated work, passes 0 = none */
@@ -34,15 +34,15 @@ static inline eb_coll_kind eb_coll_kind_of(const eb_ctx *c)
     return ((const eb_coll_bench *)c->bench)->kind;
 }
 
-/* Descriptor hooks, shared by both families.  Extents (the guide's memory
- * table): Alltoall(v) Q*X both ways, (All)gather(v) X / Q*X, Scatter(v)
- * Q*X / X, all others the driver's default X / X. */
-void eb_coll_extents_gathered(size_t x, int np, size_t *s, size_t *r);  /* X / Q*X */
-void eb_coll_extents_scattered(size_t x, int np, size_t *s, size_t *r); /* Q*X / X */
-void eb_coll_extents_alltoall(size_t x, int np, size_t *s, size_t *r);  /* Q*X / Q*X */
-int eb_coll_prepare(eb_ctx *c);
-long eb_coll_check(eb_ctx *c, long iter);
-void eb_coll_release(eb_ctx *c);
+/* Completes a descriptor from its kind, for both families: class, the
+ * kind's flags (EB_F_ROOT, EB_F_REDUCTION, EB_F_NO_BYTES) added to the
+ * family's, the buffer extents of the guide's memory table (Alltoall(v)
+ * Q*X both ways, (All)gather(v) X / Q*X, Scatter(v) Q*X / X, others X / X),
+ * and the shared prepare / -check / release hooks.  The family supplies
+ * component, name, order, kernel and any columns or measure. */
+void eb_coll_describe(eb_coll_bench *cb);
+/* eb_coll_describe, then registered with the driver. */
+void eb_coll_register(eb_coll_bench *cb);
 
 /* Repetition i of the operation: blocking when req is NULL, else started
  * nonblocking into *req.  Rooted operations use root i % size. */

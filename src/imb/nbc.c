@@ -88,39 +88,33 @@ static const eb_column overlap_columns_nobytes[] = {
     {0, NULL},
 };
 
-#define NBC_COMMON(nm, ord, k, fl, ext)                                                 \
-    .component = "nbc", .name = nm, .order = ord, .cls = EB_COLLECTIVE, .extents = ext, \
-    .prepare = eb_coll_prepare, .kernel = nbc_kernel, .check = eb_coll_check,           \
-    .release = eb_coll_release
+#define NBC_COMMON(nm, ord) .component = "nbc", .name = nm, .order = ord, .kernel = nbc_kernel
 
-#define OVERLAP(nm, ord, k, fl, ext)                                                    \
-    {.b = {NBC_COMMON(nm, ord, k, fl, ext), .flags = (fl),                              \
-           .columns = ((fl) & EB_F_NO_BYTES) ? overlap_columns_nobytes : overlap_columns,  \
+#define OVERLAP(nm, ord, k)                                                             \
+    {.b = {NBC_COMMON(nm, ord), .columns = overlap_columns,                             \
            .extra_json = {"t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_pct"},          \
            .measure = overlap_measure},                                                 \
      .kind = k}
 
-#define PURE(nm, ord, k, fl, ext)                                                       \
-    {.b = {NBC_COMMON(nm, ord, k, fl, ext), .flags = (fl) | EB_F_EXPLICIT_ONLY}, .kind = k}
+#define PURE(nm, ord, k) {.b = {NBC_COMMON(nm, ord), .flags = EB_F_EXPLICIT_ONLY}, .kind = k}
 
-#define BOTH(nm, ord, k, fl, ext) \
-    OVERLAP(nm, ord, k, fl, ext), PURE(nm "_pure", ord + 200, k, fl, ext)
+#define BOTH(nm, ord, k) OVERLAP(nm, ord, k), PURE(nm "_pure", ord + 200, k)
 
 /* The guide's IMB-NBC table order; the _pure flavours after all overlap ones. */
-static const eb_coll_bench nbc_benches[] = {
-    BOTH("Ibcast", 100, EB_COLL_BCAST, EB_F_ROOT, NULL),
-    BOTH("Iallgather", 110, EB_COLL_ALLGATHER, 0, eb_coll_extents_gathered),
-    BOTH("Iallgatherv", 120, EB_COLL_ALLGATHERV, 0, eb_coll_extents_gathered),
-    BOTH("Igather", 130, EB_COLL_GATHER, EB_F_ROOT, eb_coll_extents_gathered),
-    BOTH("Igatherv", 140, EB_COLL_GATHERV, EB_F_ROOT, eb_coll_extents_gathered),
-    BOTH("Iscatter", 150, EB_COLL_SCATTER, EB_F_ROOT, eb_coll_extents_scattered),
-    BOTH("Iscatterv", 160, EB_COLL_SCATTERV, EB_F_ROOT, eb_coll_extents_scattered),
-    BOTH("Ialltoall", 170, EB_COLL_ALLTOALL, 0, eb_coll_extents_alltoall),
-    BOTH("Ialltoallv", 180, EB_COLL_ALLTOALLV, 0, eb_coll_extents_alltoall),
-    BOTH("Ireduce", 190, EB_COLL_REDUCE, EB_F_REDUCTION | EB_F_ROOT, NULL),
-    BOTH("Ireduce_scatter", 200, EB_COLL_REDUCE_SCATTER, EB_F_REDUCTION, NULL),
-    BOTH("Iallreduce", 210, EB_COLL_ALLREDUCE, EB_F_REDUCTION, NULL),
-    BOTH("Ibarrier", 220, EB_COLL_BARRIER, EB_F_NO_BYTES, NULL),
+static eb_coll_bench nbc_benches[] = {
+    BOTH("Ibcast", 100, EB_COLL_BCAST),
+    BOTH("Iallgather", 110, EB_COLL_ALLGATHER),
+    BOTH("Iallgatherv", 120, EB_COLL_ALLGATHERV),
+    BOTH("Igather", 130, EB_COLL_GATHER),
+    BOTH("Igatherv", 140, EB_COLL_GATHERV),
+    BOTH("Iscatter", 150, EB_COLL_SCATTER),
+    BOTH("Iscatterv", 160, EB_COLL_SCATTERV),
+    BOTH("Ialltoall", 170, EB_COLL_ALLTOALL),
+    BOTH("Ialltoallv", 180, EB_COLL_ALLTOALLV),
+    BOTH("Ireduce", 190, EB_COLL_REDUCE),
+    BOTH("Ireduce_scatter", 200, EB_COLL_REDUCE_SCATTER),
+    BOTH("Iallreduce", 210, EB_COLL_ALLREDUCE),
+    BOTH("Ibarrier", 220, EB_COLL_BARRIER),
 };
 
 /* IMB's header lines for nonblocking benchmarks: the kernel's undisturbed
@@ -166,6 +160,11 @@ static const eb_component nbc_component = {
 EB_CONSTRUCTOR(register_nbc)
 {
     eb_register_component(&nbc_component);
-    for (size_t i = 0; i < sizeof nbc_benches / sizeof nbc_benches[0]; i++)
-        eb_register_bench(&nbc_benches[i].b);
+    for (size_t i = 0; i < sizeof nbc_benches / sizeof nbc_benches[0]; i++) {
+        eb_coll_bench *cb = &nbc_benches[i];
+        eb_coll_describe(cb);
+        if (cb->b.measure && (cb->b.flags & EB_F_NO_BYTES))
+            cb->b.columns = overlap_columns_nobytes; /* Ibarrier */
+        eb_register_bench(&cb->b);
+    }
 }
