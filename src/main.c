@@ -2,6 +2,7 @@
  * ...) picks the component; the component does everything else. */
 #include "core/error.h"
 #include "core/registry.h"
+#include "core/report/jsonl.h"
 #include "core/sysinfo.h"
 
 #include <mpi.h>
@@ -74,6 +75,7 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, requested_thread_level(argc, argv), &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     argv = bcast_argv(&argc, argv);
+    eb_jsonl_set_command_line(argc, argv);
 
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];

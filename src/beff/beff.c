@@ -578,10 +578,10 @@ static long measure(beff_run *r)
 /* ------------------------------------------------------------ the run */
 
 /* The run record (collective: the host list); the caller emits it. */
-static void run_json(eb_json *jp, const beff_run *r, int argc, char **argv)
+static void run_json(eb_json *jp, const beff_run *r)
 {
     eb_json j;
-    eb_jsonl_run_begin(&j, "beff", &r->si, argc, argv, r->opt.check);
+    eb_jsonl_run_begin(&j, "beff", &r->si, r->opt.check);
     eb_json_object(&j, "options");
     eb_json_int(&j, "mem_per_proc_mb", r->opt.mem_mib);
     eb_json_bool(&j, "mem_detected", r->opt.mem_detected);
@@ -725,7 +725,7 @@ static int beff_main(const eb_component *self, int argc, char **argv)
     build_patterns(&r);
     alloc_values(&r);
     eb_json rj;
-    run_json(&rj, &r, argc, argv);
+    run_json(&rj, &r);
     if (r.opt.resume) {
         /* what decides the values must be as in the interrupted run */
         static const char *const same[] = {

@@ -779,7 +779,7 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
     eb_sysinfo_collect(&r->si, provided);
     eb_warn_oversubscription();
     eb_json rj;
-    eb_jsonl_run_begin(&rj, "beff_io", &r->si, argc, argv, r->check);
+    eb_jsonl_run_begin(&rj, "beff_io", &r->si, r->check);
     options_json(&rj, r);
     char old_prefix[32] = "";
     if (r->resume) {

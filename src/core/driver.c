@@ -838,7 +838,7 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
     eb_json run;
-    eb_jsonl_run_begin(&run, family->component, &si, argc, argv, o.check);
+    eb_jsonl_run_begin(&run, family->component, &si, o.check);
     options_json(&run, &o, &plan);
     if (o.resume) {
         /* rows kept and rows measured now must come from the same method */

@@ -575,7 +575,7 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     } else {
         eb_jsonl_open(json);
         eb_json run;
-        eb_jsonl_run_begin(&run, "skampi", &si, argc, argv, 0);
+        eb_jsonl_run_begin(&run, "skampi", &si, 0);
         eb_json_object(&run, "options");
         eb_json_str(&run, "config", cfgpath);
         eb_json_str(&run, "outfile", outfile);

@@ -2,7 +2,7 @@
 error of the kept loop times is below -epsilon or the row's budget is spent."""
 import statistics
 
-from effb import parse_imb, read_jsonl, run
+from effb import BUILD, parse_imb, read_jsonl, run
 
 
 def test_quick_rows(tmp_path):
@@ -18,6 +18,10 @@ def test_quick_rows(tmp_path):
         "     loop_max       spread   rel_err[%]")
     recs = read_jsonl(js)
     assert recs[0]["component"] == "mpi1" and recs[0]["options"]["quick"] is True
+    # the command as typed, not the component's words (quick adds -quick)
+    assert recs[0]["command_line"] == [str(BUILD / "effbench"), "quick", "PingPong", "Sendrecv",
+                                       "-msglog", "0:10", "-epsilon", "0.05", "-time", "0.2",
+                                       "--json", str(js)]
     assert recs[0]["options"]["epsilon"] == 0.05 and recs[0]["options"]["time_s"] == 0.2
     rows = [x for x in recs if x["type"] == "result"]
     assert len(rows) == 2 * 12

@@ -62,8 +62,16 @@ void eb_jsonl_emit(eb_json *j)
     eb_json_free(j);
 }
 
-void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s,
-                        int argc, char **argv, int check)
+static int cmd_argc;
+static char **cmd_argv;
+
+void eb_jsonl_set_command_line(int argc, char **argv)
+{
+    cmd_argc = argc;
+    cmd_argv = argv;
+}
+
+void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, int check)
 {
     eb_jsonl_begin(j, "run");
     eb_json_str(j, "tool", "effbench");
@@ -87,8 +95,8 @@ void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s,
     eb_json_str(j, "mpi_version", v);
     eb_json_str(j, "thread_level", eb_thread_level_name(s->thread_provided));
     eb_json_array(j, "command_line");
-    for (int i = 0; i < argc; i++)
-        eb_json_str(j, NULL, argv[i]);
+    for (int i = 0; i < cmd_argc; i++)
+        eb_json_str(j, NULL, cmd_argv[i]);
     eb_json_close(j);
     eb_json_bool(j, "check", check);
 }
