@@ -75,7 +75,7 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, requested_thread_level(argc, argv), &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     argv = bcast_argv(&argc, argv);
-    eb_jsonl_set_command_line(argc, argv);
+    eb_set_command_line(argc, argv);
 
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];

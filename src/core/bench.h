@@ -134,7 +134,7 @@ struct eb_row {
     double extra[EB_MAX_EXTRA];
     long defects;         /* -1 without -check */
     int loops;            /* -repeat: timed loops behind the row (1 = IMB) */
-    const double *loop_t_max; /* t_max of each loop */
+    const double *loop_t_min, *loop_t_max, *loop_t_avg; /* each loop's t_min / t_max / t_avg */
     double rep_min, rep_max, spread; /* over the loops' t_max (loops > 1) */
     int quick;            /* quick mode: loops chosen by the accuracy rule */
     double quick_rel_error; /* achieved std error / mean of the kept loops */

@@ -160,17 +160,32 @@ static double timed(runner_t *R, long first, long n)
     return MPI_Wtime() - t0;
 }
 
+/* The probes of the dynamic and multiple_np policies: the time per
+ * repetition (maximum over every active rank, so all ranks choose the same
+ * count) of one repetition, then of a ~1 s loop of at most `base`. */
+static double probe_time(runner_t *R, long base)
+{
+    const eb_iter_settings *it = &R->o->iter;
+    double t1 = max_over(timed(R, 0, 1), R->active);
+    long n = base < eb_probe_reps(t1, it->msgspersample) ? base : eb_probe_reps(t1, it->msgspersample);
+    return n > 1 ? max_over(timed(R, 0, n), R->active) / (double)n : t1;
+}
+
 static long repetitions(runner_t *R, size_t x)
 {
     const eb_iter_settings *it = &R->o->iter;
     long base = eb_n_sample_base(it, x, R->aggregate), cap = R->ctx.max_reps;
     if (cap > 0 && base > cap)
         base = cap; /* the probes below stay under the cap too */
+    long n;
     switch (eb_effective_policy(it->policy, (R->b->flags & EB_F_ROOT) != 0)) {
     case EB_ITER_OFF:
-        return R->aggregate ? it->msgspersample : it->msgs_nonaggr;
+        return eb_n_sample_off(it, R->aggregate);
     case EB_ITER_MULTIPLE_NP:
-        return eb_n_sample_multiple_np(it->msgspersample, x > 4 ? x : 4, R->max_size, R->q);
+        base = eb_n_sample_multiple_np(it->msgspersample, x > 4 ? x : 4, R->max_size, R->q);
+        n = eb_n_sample_multiple_np_timed(base, R->q, probe_time(R, base), it->secs);
+        MPI_Bcast(&n, 1, MPI_LONG, 0, R->active);
+        return n;
     default:
         break;
     }
@@ -178,7 +193,7 @@ static long repetitions(runner_t *R, size_t x)
         /* one repetition sizes the loops: about 1/50 of the row's budget
          * each, so the accuracy rule has loops to work with */
         double per_loop = it->secs / 50 > 1e-3 ? it->secs / 50 : 1e-3;
-        long n = 1;
+        n = 1;
         for (int probe = 0; probe < 2; probe++) { /* 1 repetition, then a loop's worth */
             double t = max_over(timed(R, 0, n), R->active) / (double)n;
             n = t > 0 ? (long)(per_loop / t) : base;
@@ -187,14 +202,7 @@ static long repetitions(runner_t *R, size_t x)
         MPI_Bcast(&n, 1, MPI_LONG, 0, R->active);
         return n;
     }
-    /* dynamic: a one-repetition probe, then a ~1 s probe, both measured as
-     * the maximum over every active rank so all ranks choose the same count */
-    double t1 = max_over(timed(R, 0, 1), R->active);
-    long n = base < eb_probe_reps(t1, it->msgspersample) ? base : eb_probe_reps(t1, it->msgspersample);
-    double tp = t1;
-    if (n > 1)
-        tp = max_over(timed(R, 0, n), R->active) / (double)n;
-    n = eb_n_sample_dynamic(base, R->prev_n, tp, it->secs);
+    n = eb_n_sample_dynamic(base, R->prev_n, probe_time(R, base), it->secs);
     MPI_Bcast(&n, 1, MPI_LONG, 0, R->active);
     R->prev_n = n;
     return n;
@@ -215,53 +223,52 @@ static void fill_send(eb_ctx *c)
  * communicator: [group][loop][field]. */
 enum { F_MIN, F_MAX, F_AVG, F_N };
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(const double *v, int n)
-{
-    double *s = eb_malloc((size_t)n * sizeof *s);
-    memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_dbl);
-    double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    free(s);
-    return m;
-}
-
 /* Noise warnings, at most one of each kind per benchmark block. */
-static void warn_noise(runner_t *R, const char *name, size_t x, const double *loop_tmax, int N,
-                       double spread)
+static void warn_noise(runner_t *R, const char *name, size_t x, const double *loop_tmax, int N)
 {
-    if (N < 3)
-        return;
-    if (spread > 1.5 && !R->warned_spread) {
+    eb_noise z = eb_noise_of(loop_tmax, N);
+    if (z.noisy && !R->warned_spread) {
         R->warned_spread = 1;
         eb_warn("%s, %zu bytes: the %d timed loops spread %.2fx (slowest/fastest): the machine is "
                 "noisy. Stop other work, pin ranks to cores (mpirun --bind-to core), and compare "
-                "medians (more -repeat loops, or `effbench quick`).", name, x, N, spread);
+                "medians (more -repeat loops, or `effbench quick`).", name, x, N, z.spread);
     }
-    double rest = median_of(loop_tmax + 1, N - 1);
-    if (loop_tmax[0] > 1.5 * rest && !R->warned_warmup) {
+    if (z.warming_up && !R->warned_warmup) {
         R->warned_warmup = 1;
         eb_warn("%s, %zu bytes: the first timed loop took %.2fx the median of the others: "
-                "something was still warming up (page faults, connection set-up). Its median "
-                "row is unaffected; to keep it out entirely, run with -repeat 3 or more.",
-                name, x, loop_tmax[0] / rest);
+                "something was still warming up (page faults, connection set-up). This row's "
+                "median leaves it out, but a single loop (-repeat 1, IMB's default) would "
+                "have reported it: keep -repeat 3 or more for numbers you publish.",
+                name, x, z.first_vs_rest);
     }
 }
 
-/* t_us[k]: this rank's time per repetition in loop k of N. */
-static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, long defects)
+/* Index of the median loop of N by time (the lower one for even N; ties in
+ * loop order). */
+static int median_loop(const double *loop_time, int N)
+{
+    for (int k = 0; k < N; k++) {
+        int place = 0; /* k's place in a stable sort */
+        for (int j = 0; j < N; j++)
+            place += loop_time[j] < loop_time[k] || (j < k && loop_time[j] == loop_time[k]);
+        if (place == (N - 1) / 2)
+            return k;
+    }
+    return 0;
+}
+
+/* t_us[k]: this rank's time per repetition in loop k of N; extra[k *
+ * EB_MAX_EXTRA ..]: the extra values the benchmark's measure left in loop k. */
+static void emit_row(runner_t *R, size_t x, long n, const double *t_us, const double *extra, int N,
+                     long defects)
 {
     eb_ctx *c = &R->ctx;
     const eb_bench *b = R->b;
     int arank;
     MPI_Comm_rank(R->active, &arank);
     int G = R->ngroups;
-    size_t per_group = (size_t)N * F_N + 1 + EB_MAX_EXTRA; /* loops, defects, extras */
+    /* per group: each loop's figures, the defects, each loop's extras */
+    size_t per_group = (size_t)N * F_N + 1 + (size_t)N * EB_MAX_EXTRA;
     double *mine = eb_calloc((size_t)G * per_group, sizeof(double));
     double *all = eb_calloc((size_t)G * per_group, sizeof(double));
     double *f = mine + (size_t)c->group * per_group;
@@ -271,18 +278,18 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
         f[k * F_N + F_MAX] = g.max;
         f[k * F_N + F_AVG] = g.avg;
     }
-    /* extras (last loop) from the group's slowest rank */
     long gdef = 0;
     MPI_Allreduce(&defects, &gdef, 1, MPI_LONG, MPI_SUM, c->comm);
-    double dummy, ex[EB_MAX_EXTRA];
-    int slow = eb_rank_of_max(t_us[N - 1], c->comm, &dummy);
-    memcpy(ex, c->extra, sizeof ex);
-    MPI_Bcast(ex, EB_MAX_EXTRA, MPI_DOUBLE, slow, c->comm);
-    if (c->rank == 0) {
+    if (c->rank == 0)
         f[(size_t)N * F_N] = (double)gdef;
-        memcpy(f + (size_t)N * F_N + 1, ex, sizeof ex);
-    } else {
-        memset(f, 0, per_group * sizeof *f);
+    else
+        memset(f, 0, ((size_t)N * F_N + 1) * sizeof *f);
+    /* each loop's extras come from the group's slowest rank in that loop
+     * (the one rank that adds them to the sum below) */
+    for (int k = 0; k < N; k++) {
+        double *fx = f + (size_t)N * F_N + 1 + (size_t)k * EB_MAX_EXTRA;
+        if (eb_rank_of_max(t_us[k], c->comm, NULL) == c->rank)
+            memcpy(fx, extra + (size_t)k * EB_MAX_EXTRA, EB_MAX_EXTRA * sizeof *fx);
     }
     MPI_Reduce(mine, all, (int)((size_t)G * per_group), MPI_DOUBLE, MPI_SUM, 0, R->active);
     if (arank == 0) {
@@ -296,9 +303,8 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
             int g0 = R->multi == 1 ? r : 0, g1 = R->multi == 1 ? r + 1 : G;
             eb_row row = {.bench = b, .name = name, .mode = R->mode, .procs = R->q, .bytes = x,
                           .reps = n, .defects = R->o->check ? 0 : -1, .loops = N,
-                          .loop_t_max = lmax};
+                          .loop_t_min = lmin, .loop_t_max = lmax, .loop_t_avg = lavg};
             row.group = R->multi == 1 ? r : -1;
-            int slowest = g0;
             for (int k = 0; k < N; k++) {
                 lmin[k] = INFINITY;
                 lmax[k] = -INFINITY;
@@ -306,20 +312,24 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
                 for (int gi = g0; gi < g1; gi++) {
                     const double *fk = all + (size_t)gi * per_group + (size_t)k * F_N;
                     lmin[k] = fmin(lmin[k], fk[F_MIN]);
-                    if (fk[F_MAX] > lmax[k]) {
-                        lmax[k] = fk[F_MAX];
-                        if (k == N - 1)
-                            slowest = gi;
-                    }
+                    lmax[k] = fmax(lmax[k], fk[F_MAX]);
                     lavg[k] += fk[F_AVG] / (g1 - g0);
                 }
             }
+            /* a table of the benchmark's own columns shows one loop's
+             * figures, which belong together (t_ovrl, t_pure, overlap):
+             * the median loop's, from its slowest group */
+            int kmed = median_loop(lmax, N), slowest = g0;
+            for (int gi = g0; gi < g1; gi++)
+                if (all[(size_t)gi * per_group + (size_t)kmed * F_N + F_MAX] >
+                    all[(size_t)slowest * per_group + (size_t)kmed * F_N + F_MAX])
+                    slowest = gi;
             for (int gi = g0; gi < g1 && R->o->check; gi++)
                 row.defects += (long)all[(size_t)gi * per_group + (size_t)N * F_N];
             /* one loop: IMB's numbers; several: the median of each over the loops */
-            row.t_min = N == 1 ? lmin[0] : median_of(lmin, N);
-            row.t_max = N == 1 ? lmax[0] : median_of(lmax, N);
-            row.t_avg = N == 1 ? lavg[0] : median_of(lavg, N);
+            row.t_min = N == 1 ? lmin[0] : eb_median_copy(lmin, N);
+            row.t_max = N == 1 ? lmax[0] : eb_median_copy(lmax, N);
+            row.t_avg = N == 1 ? lavg[0] : eb_median_copy(lavg, N);
             row.rep_min = INFINITY;
             row.rep_max = -INFINITY;
             for (int k = 0; k < N; k++) {
@@ -342,7 +352,9 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
                 row.invalid_reps = R->win_invalid;
                 row.window_us = R->win_width;
             }
-            memcpy(row.extra, all + (size_t)slowest * per_group + (size_t)N * F_N + 1,
+            memcpy(row.extra,
+                   all + (size_t)slowest * per_group + (size_t)N * F_N + 1 +
+                       (size_t)kmed * EB_MAX_EXTRA,
                    sizeof row.extra);
             double t_tp = R->window ? row.t_avg : row.t_max; /* docs/imb.md */
             int nmsg = b->nmsg_of ? b->nmsg_of(R->q) : b->nmsg;
@@ -350,7 +362,7 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
                                             : (nmsg > 0 ? 0.0 : NAN);
             eb_imb_print_row(&row, R->o, R->multi);
             eb_jsonl_result(&row, R->o->family->component);
-            warn_noise(R, name, x, lmax, N, row.spread);
+            warn_noise(R, name, x, lmax, N);
             if (b->after_table) {
                 R->rows = realloc(R->rows, (size_t)(R->nrows + 1) * sizeof *R->rows);
                 if (!R->rows)
@@ -358,6 +370,7 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, int N, l
                 R->rows[R->nrows] = row;
                 /* `name` and the loop times live in this frame */
                 R->rows[R->nrows].name = b->name;
+                R->rows[R->nrows].loop_t_min = R->rows[R->nrows].loop_t_avg = NULL;
                 R->rows[R->nrows++].loop_t_max = NULL;
             }
         }
@@ -436,7 +449,8 @@ static long window_series(runner_t *R, long n)
     return m;
 }
 
-static void measure_size(runner_t *R, size_t x)
+/* Buffers, send data and the benchmark's state for message length x. */
+static void setup_length(runner_t *R, size_t x)
 {
     eb_ctx *c = &R->ctx;
     const eb_bench *b = R->b;
@@ -454,15 +468,40 @@ static void measure_size(runner_t *R, size_t x)
     c->max_reps = 0;
     if (b->prepare && b->prepare(c) != 0)
         eb_abort("%s: preparing %zu bytes failed", b->name, x);
+}
+
+/* The guide's warm-up phase: N_WARMUP untimed calls with a
+ * sizeof(assign_type) message length (one float for reductions, one byte
+ * otherwise; a benchmark with one fixed length uses that), once per process
+ * set, before its first measured length. */
+static void warm_up(runner_t *R)
+{
+    const eb_bench *b = R->b;
+    size_t x = (b->flags & EB_F_NO_BYTES) ? 0
+               : b->fixed_bytes > 0       ? b->fixed_bytes
+               : (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
+    setup_length(R, x);
+    b->kernel(&R->ctx, 0, EB_N_WARMUP);
+    if (b->release)
+        b->release(&R->ctx);
+}
+
+static void measure_size(runner_t *R, size_t x)
+{
+    eb_ctx *c = &R->ctx;
+    const eb_bench *b = R->b;
+    const eb_imb_options *o = R->o;
     if (!R->warmed && !(b->flags & EB_F_NO_WARMUP)) {
-        R->b->kernel(c, 0, EB_N_WARMUP);
+        warm_up(R);
         R->warmed = 1;
     }
+    setup_length(R, x);
     long n = repetitions(R, x);
     if (c->max_reps > 0 && n > c->max_reps)
         n = c->max_reps;
     int N = o->repeat > 0 ? o->repeat : 1;
     double *t_us = eb_malloc((size_t)N * sizeof *t_us);
+    double *extra = eb_calloc((size_t)N * EB_MAX_EXTRA, sizeof *extra);
     if (R->window) {
         n = window_series(R, n);
         t_us[0] = R->win_avg;
@@ -479,7 +518,8 @@ static void measure_size(runner_t *R, size_t x)
                            .min_total = MPI_Wtick() * 1e6 / o->epsilon};
         eb_acc_init(&acc, &p);
         N = 64;
-        t_us = realloc(t_us, (size_t)N * sizeof *t_us);
+        t_us = eb_realloc(t_us, (size_t)N * sizeof *t_us);
+        extra = eb_realloc(extra, (size_t)N * EB_MAX_EXTRA * sizeof *extra);
     }
     double spent_us = 0;
     for (int k = 0; k < N; k++) {
@@ -494,6 +534,7 @@ static void measure_size(runner_t *R, size_t x)
             t = (MPI_Wtime() - t0) / (double)n;
         }
         t_us[k] = t / (b->time_divisor > 0 ? b->time_divisor : 1) * 1e6;
+        memcpy(extra + (size_t)k * EB_MAX_EXTRA, c->extra, sizeof c->extra);
         if (o->quick) {
             double loop_max = max_over(t_us[k], R->active);
             eb_acc_add(&acc, loop_max);
@@ -504,7 +545,8 @@ static void measure_size(runner_t *R, size_t x)
             }
             if (k + 1 == N) {
                 N *= 2;
-                t_us = realloc(t_us, (size_t)N * sizeof *t_us);
+                t_us = eb_realloc(t_us, (size_t)N * sizeof *t_us);
+                extra = eb_realloc(extra, (size_t)N * EB_MAX_EXTRA * sizeof *extra);
             }
         }
     }
@@ -526,8 +568,9 @@ static void measure_size(runner_t *R, size_t x)
         }
         c->checking = 0;
     }
-    emit_row(R, x, n, t_us, N > 0 ? N : 1, defects);
+    emit_row(R, x, n, t_us, extra, N > 0 ? N : 1, defects);
     free(t_us);
+    free(extra);
     if (b->release)
         b->release(c);
 }

@@ -7,7 +7,7 @@
 #include "core/options.h"
 
 #define EB_N_BARR 2   /* barriers before each timed loop */
-#define EB_N_WARMUP 2 /* untimed repetitions at the first length of a process set */
+#define EB_N_WARMUP 2 /* untimed repetitions at sizeof(assign_type) before a process set's first length */
 
 /* The whole run of an IMB component (`effbench mpi1 ...` / IMB-MPI1 ...):
  * options, plan, measurement, reports.  Returns the exit status. */

@@ -138,8 +138,6 @@ static int is_option(const char *s) { return s[0] == '-' && s[1] != '\0' && !isd
 
 int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen)
 {
-    o->argc = argc;
-    o->argv = argv;
     int msglog_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -57,8 +57,6 @@ typedef struct eb_imb_options {
     const char *json_path;         /* --json */
     int resume;                    /* --resume FILE: json_path is appended to */
     int help;
-    int argc;                      /* the calling sequence, for the header */
-    char **argv;
     void *family_opts;             /* the family's own settings */
 } eb_imb_options;
 

@@ -27,6 +27,11 @@ long eb_n_sample_base(const eb_iter_settings *it, size_t x, int aggregate)
     return lmax(1, lmin(xs, (long)((size_t)it->overall_vol / x)));
 }
 
+long eb_n_sample_off(const eb_iter_settings *it, int aggregate)
+{
+    return aggregate ? it->msgspersample : it->msgs_nonaggr;
+}
+
 eb_iter_policy eb_effective_policy(eb_iter_policy p, int root_based)
 {
     if (p == EB_ITER_AUTO)
@@ -59,4 +64,10 @@ long eb_n_sample_dynamic(long base, long prev, double t_per_rep, double secs)
             t_sample = (long)v;
     }
     return lmax(1, lmin(base, lmin(prev, t_sample)));
+}
+
+long eb_n_sample_multiple_np_timed(long count, int np, double t_per_rep, double secs)
+{
+    long n = eb_n_sample_dynamic(count, count, t_per_rep, secs);
+    return lmax(n - n % np, np);
 }

@@ -27,6 +27,9 @@ int eb_iter_policy_parse(const char *s, eb_iter_policy *p);
  * x_sample = MSGSPERSAMPLE (aggregate) or MSGS_NONAGGR (non-aggregate). */
 long eb_n_sample_base(const eb_iter_settings *it, size_t x, int aggregate);
 
+/* off: the fixed count, whatever the length (x_sample as above). */
+long eb_n_sample_off(const eb_iter_settings *it, int aggregate);
+
 /* Which rule applies to a benchmark: off, dynamic or multiple_np (auto
  * resolves to multiple_np for rooted collectives, dynamic otherwise). */
 eb_iter_policy eb_effective_policy(eb_iter_policy p, int root_based);
@@ -34,6 +37,11 @@ eb_iter_policy eb_effective_policy(eb_iter_policy p, int root_based);
 /* multiple_np: a hyperbola in the message size scaled to the largest size,
  * rounded down to a multiple of the process count, at least the count. */
 long eb_n_sample_multiple_np(long msgspersample, size_t x, size_t max_size, int np);
+
+/* multiple_np under -time (the guide: "You can control the execution time
+ * through the -time option"): the count above, cut to what fits `secs` at
+ * the probe's time per repetition, still a multiple of np and at least np. */
+long eb_n_sample_multiple_np_timed(long count, int np, double t_per_rep, double secs);
 
 /* dynamic, step 1: repetitions for a ~1 s probe given the time of one
  * repetition (the maximum over the group). */

@@ -1,7 +1,10 @@
 #include "core/stats.h"
 
+#include "core/error.h"
+
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 eb_mma eb_reduce_mma(double v, MPI_Comm comm)
 {
@@ -85,4 +88,31 @@ double eb_median(double *v, int n)
 {
     eb_sort_doubles(v, n);
     return eb_quantile_sorted(v, n, 0.5);
+}
+
+double eb_median_copy(const double *v, int n)
+{
+    double *s = eb_malloc((size_t)n * sizeof *s);
+    memcpy(s, v, (size_t)n * sizeof *s);
+    double m = eb_median(s, n);
+    free(s);
+    return m;
+}
+
+eb_noise eb_noise_of(const double *loop_time, int n)
+{
+    eb_noise r = {NAN, NAN, 0, 0};
+    if (n < 3)
+        return r;
+    double lo = loop_time[0], hi = loop_time[0];
+    for (int k = 1; k < n; k++) {
+        lo = fmin(lo, loop_time[k]);
+        hi = fmax(hi, loop_time[k]);
+    }
+    double rest = eb_median_copy(loop_time + 1, n - 1);
+    r.spread = lo > 0 ? hi / lo : NAN;
+    r.first_vs_rest = rest > 0 ? loop_time[0] / rest : NAN;
+    r.noisy = r.spread > EB_NOISE_LIMIT;
+    r.warming_up = r.first_vs_rest > EB_NOISE_LIMIT;
+    return r;
 }

@@ -24,5 +24,17 @@ double eb_median(double *v, int n);
 /* Quantile q in [0,1] of sorted data, linear interpolation. */
 double eb_quantile_sorted(const double *sorted, int n, double q);
 void eb_sort_doubles(double *v, int n);
+/* Median of n values, v left as it is. */
+double eb_median_copy(const double *v, int n);
+
+/* Noise in a row's timed loops (loop times in loop order): the slowest
+ * over the fastest loop, and the first loop over the median of the others
+ * (warm-up).  Judged from 3 loops on; a flag is set beyond EB_NOISE_LIMIT. */
+#define EB_NOISE_LIMIT 1.5
+typedef struct {
+    double spread, first_vs_rest;
+    int noisy, warming_up;
+} eb_noise;
+eb_noise eb_noise_of(const double *loop_time, int n);
 
 #endif

@@ -8,6 +8,21 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+static int cmd_argc;
+static char **cmd_argv;
+
+void eb_set_command_line(int argc, char **argv)
+{
+    cmd_argc = argc;
+    cmd_argv = argv;
+}
+
+char **eb_command_line(int *argc)
+{
+    *argc = cmd_argc;
+    return cmd_argv;
+}
+
 void eb_sysinfo_collect(eb_sysinfo *s, int thread_provided)
 {
     memset(s, 0, sizeof *s);

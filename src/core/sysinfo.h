@@ -17,6 +17,12 @@ typedef struct {
     time_t start;
 } eb_sysinfo;
 
+/* The command as typed (main, before the `effbench mpi1` form drops its
+ * first word or `quick` adds -quick; every rank holds rank 0's), for the
+ * IMB header's calling sequence and the JSON `run` record. */
+void eb_set_command_line(int argc, char **argv);
+char **eb_command_line(int *argc);
+
 /* Collect on the calling rank (call after MPI_Init). */
 void eb_sysinfo_collect(eb_sysinfo *s, int thread_provided);
 

@@ -26,6 +26,8 @@ FILES = {
     "sk_memory": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1;\n  End_Argument = 1000000;\n}\n",
     "sk_twice": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1;\n}\nS\n{\n  Type = 1;\n}\n",
     "sk_semicolon": "@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 1\n}\n",
+    "sk_nodes": ("@MEMORY 64\n@MEASUREMENTS\nS\n{\n  Type = 18;\n  Variation = Nodes;\n"
+                 "  Start_Argument = 3;\n  End_Argument = 8;\n}\n"),
 }
 
 # (program and arguments, the message after "effbench: error: ").  {name}
@@ -41,6 +43,7 @@ CASES = [
     (["IMB-MPI1", "-map", "2x2"], "-map 2x2: the matrix has 4 places but 2 processes run"),
     (["IMB-MPI1", "-msglen", "{tmp}/none"], "-msglen {tmp}/none: cannot read: No such file or directory"),
     (["IMB-MPI1", "-msglen", "{lengths}"], "{lengths}:3: '4k' is not a non-negative message length in bytes"),
+    (["IMB-MPI1", "-input", "{tmp}/none"], "-input {tmp}/none: cannot read: No such file or directory"),
     (["IMB-MPI1", "-input", "{select}"],
      "{select}:3: 'Ping Pong': a line holds exactly one benchmark name or a # comment"),
     (["IMB-MPI1", "-bogus"], "unknown option '-bogus' (see IMB-MPI1 -h)"),
@@ -103,6 +106,10 @@ CASES = [
      "(at most 32768 bytes for type 1 on 2 processes)"),
     (["effbench", "skampi", "{sk_twice}"], "{sk_twice}:7: suite 'S' is defined twice (first on line 3)"),
     (["effbench", "skampi", "{sk_semicolon}"], "{sk_semicolon}:5: suite 'S': key 'Type': missing ';' after the value"),
+    # too few processes for what was asked (a benchmark that merely needs more
+    # processes than run is skipped with a NOT RUN note, as IMB does)
+    (["effbench", "skampi", "{sk_nodes}"],
+     "{sk_nodes}:8: suite 'S': key 'End_Argument': 8 processes, but this run has 2"),
 ]
 
 

@@ -92,6 +92,20 @@ int main(void)
     CHECK_EQ_LONG(eb_n_sample_dynamic(1000, 1000, 0.05, 1.0), 21);     /* -time 1 */
     CHECK_EQ_LONG(eb_n_sample_dynamic(1000, 15, 0.05, 1.0), 15);       /* never grows */
     CHECK_EQ_LONG(eb_n_sample_dynamic(10, 10, 20.0, 10.0), 1);
+    /* multiple_np under -time: cut to the time, a multiple of np, at least np */
+    CHECK_EQ_LONG(eb_n_sample_multiple_np_timed(1000, 4, 1e-6, 10.0), 1000); /* X = 0 */
+    CHECK_EQ_LONG(eb_n_sample_multiple_np_timed(996, 4, 5e-5, 10.0), 996);   /* 1 KiB */
+    CHECK_EQ_LONG(eb_n_sample_multiple_np_timed(200, 4, 1e-3, 10.0), 200);   /* 4 MiB */
+    CHECK_EQ_LONG(eb_n_sample_multiple_np_timed(200, 4, 1e-3, 0.1), 100);    /* -time 0.1 */
+    CHECK_EQ_LONG(eb_n_sample_multiple_np_timed(249, 3, 0.01, 0.5), 51);
+    CHECK_EQ_LONG(eb_n_sample_multiple_np_timed(200, 4, 2.0, 0.1), 4);
+    /* off: the fixed count at every length, aggregate or not */
+    CHECK_EQ_LONG(eb_n_sample_off(&it, 1), 1000);
+    CHECK_EQ_LONG(eb_n_sample_off(&it, 0), 100);
+    eb_iter_settings it_off = {20, 40L * 1048576L, 5, EB_ITER_OFF, 10.0};
+    CHECK_EQ_LONG(eb_n_sample_off(&it_off, 1), 20);
+    CHECK_EQ_LONG(eb_n_sample_off(&it_off, 0), 5);
+    /* auto: multiple_np's counts for rooted collectives, dynamic's otherwise */
     CHECK(eb_effective_policy(EB_ITER_AUTO, 1) == EB_ITER_MULTIPLE_NP);
     CHECK(eb_effective_policy(EB_ITER_AUTO, 0) == EB_ITER_DYNAMIC);
     CHECK(eb_effective_policy(EB_ITER_OFF, 1) == EB_ITER_OFF);
@@ -112,6 +126,12 @@ int main(void)
     expect_q(9, 9, (int[]){9}, 1);
     expect_q(7, 12, (int[]){7}, 1);
     expect_q(8, 4, (int[]){4, 8}, 2);
+    expect_q(2, 2, (int[]){2}, 1);
+    expect_q(3, 2, (int[]){2, 3}, 2);
+    expect_q(4, 1, (int[]){1, 2, 4}, 3);
+    expect_q(6, 2, (int[]){2, 4, 6}, 3);
+    expect_q(6, 4, (int[]){4, 6}, 2);
+    expect_q(2, 3, (int[]){2}, 1);
 
     /* -map PxQ: numbered down the columns, read along the rows */
     int order[12];
@@ -140,5 +160,19 @@ int main(void)
     CHECK(eb_median(v, 5) == 3);
     CHECK(eb_quantile_sorted((double[]){1, 2, 3, 4}, 4, 0.5) == 2.5);
     CHECK(fabs(eb_std_error((double[]){1, 2, 3, 4}, 4) - 0.6454972243679028) < 1e-12);
+    double loops[] = {5, 1, 3, 2};
+    CHECK(eb_median_copy(loops, 4) == 2.5 && loops[0] == 5 && loops[3] == 2);
+
+    /* noise warnings: spread and warm-up beyond 1.5x, from 3 loops on */
+    eb_noise z = eb_noise_of((double[]){10, 10, 10}, 3);
+    CHECK(z.spread == 1 && z.first_vs_rest == 1 && !z.noisy && !z.warming_up);
+    z = eb_noise_of((double[]){10, 15, 10}, 3); /* exactly 1.5x: not yet */
+    CHECK(z.spread == 1.5 && !z.noisy && !z.warming_up);
+    z = eb_noise_of((double[]){10, 16, 10, 11}, 4);
+    CHECK(z.spread == 1.6 && z.noisy && z.first_vs_rest == 10.0 / 11 && !z.warming_up);
+    z = eb_noise_of((double[]){31, 10, 20, 11}, 4); /* first = 31 / median(10, 20, 11) */
+    CHECK(z.warming_up && z.first_vs_rest == 31.0 / 11 && z.noisy && z.spread == 3.1);
+    z = eb_noise_of((double[]){100, 10}, 2); /* two loops judge nothing */
+    CHECK(!z.noisy && !z.warming_up && isnan(z.spread));
     UNIT_DONE();
 }

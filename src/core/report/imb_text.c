@@ -101,9 +101,11 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
                "# Timings of a checked run are not for publication.\n");
     if (o->family->print_settings)
         o->family->print_settings(o);
+    int argc;
+    char **argv = eb_command_line(&argc);
     printf("\n\n# Calling sequence was: \n\n#");
-    for (int i = 0; i < o->argc; i++)
-        printf(" %s", o->argv[i]);
+    for (int i = 0; i < argc; i++)
+        printf(" %s", argv[i]);
     printf(" \n\n");
     const char *label = o->family->size_label ? o->family->size_label : "message length";
     if (o->msglen.n > 0) {

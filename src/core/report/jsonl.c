@@ -62,15 +62,6 @@ void eb_jsonl_emit(eb_json *j)
     eb_json_free(j);
 }
 
-static int cmd_argc;
-static char **cmd_argv;
-
-void eb_jsonl_set_command_line(int argc, char **argv)
-{
-    cmd_argc = argc;
-    cmd_argv = argv;
-}
-
 void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, int check)
 {
     eb_jsonl_begin(j, "run");
@@ -94,6 +85,8 @@ void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, 
     snprintf(v, sizeof v, "%d.%d", s->mpi_major, s->mpi_minor);
     eb_json_str(j, "mpi_version", v);
     eb_json_str(j, "thread_level", eb_thread_level_name(s->thread_provided));
+    int cmd_argc;
+    char **cmd_argv = eb_command_line(&cmd_argc);
     eb_json_array(j, "command_line");
     for (int i = 0; i < cmd_argc; i++)
         eb_json_str(j, NULL, cmd_argv[i]);
@@ -137,10 +130,14 @@ void eb_jsonl_result(const eb_row *row, const char *component)
     }
     if (row->loops > 1) {
         eb_json_int(&j, "loops", row->loops);
-        eb_json_array(&j, "loop_t_max_us");
-        for (int k = 0; k < row->loops; k++)
-            eb_json_num(&j, NULL, row->loop_t_max[k]);
-        eb_json_close(&j);
+        const char *names[] = {"loop_t_min_us", "loop_t_max_us", "loop_t_avg_us"};
+        const double *values[] = {row->loop_t_min, row->loop_t_max, row->loop_t_avg};
+        for (int f = 0; f < 3; f++) {
+            eb_json_array(&j, names[f]);
+            for (int k = 0; k < row->loops; k++)
+                eb_json_num(&j, NULL, values[f][k]);
+            eb_json_close(&j);
+        }
         eb_json_num(&j, "loop_t_max_min_us", row->rep_min);
         eb_json_num(&j, "loop_t_max_max_us", row->rep_max);
         eb_json_num(&j, "spread", row->spread);

@@ -69,9 +69,6 @@ void eb_jsonl_begin(eb_json *j, const char *type);
 /* Finish, write one line, flush, free. */
 void eb_jsonl_emit(eb_json *j);
 
-/* The command line as the user gave it (main, before the `effbench mpi1`
- * form drops its first word or `quick` adds -quick), for the run record. */
-void eb_jsonl_set_command_line(int argc, char **argv);
 /* The `run` record's common fields; the caller adds `options` between
  * begin and emit.  Collective (host list). */
 void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, int check);
