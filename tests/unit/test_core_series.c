@@ -1,4 +1,6 @@
-/* Message lengths, repetition counts, process sets and -map numbering. */
+/* Message lengths, repetition counts, process sets, -map numbering,
+ * statistics and the clock model of -sync window. */
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/procsets.h"
 #include "core/repeat.h"
@@ -174,5 +176,15 @@ int main(void)
     CHECK(z.warming_up && z.first_vs_rest == 31.0 / 11 && z.noisy && z.spread == 3.1);
     z = eb_noise_of((double[]){100, 10}, 2); /* two loops judge nothing */
     CHECK(!z.noisy && !z.warming_up && isnan(z.spread));
+
+    /* -sync window's clock model: global = local + offset + drift (local - t_ref) */
+    eb_clock_model cm = {.offset = 0.25, .drift = 0, .t_ref = 100, .error = 1e-6};
+    CHECK(eb_clock_to_global(&cm, 101) == 101.25);
+    CHECK(eb_clock_to_local(&cm, 101.25) == 101);
+    cm.drift = 1e-5; /* 10 us per second: 20 us two seconds after t_ref */
+    CHECK(fabs(eb_clock_to_global(&cm, 102) - (102 + 0.25 + 2e-5)) < 1e-12);
+    CHECK(fabs(eb_clock_to_global(&cm, 99) - (99 + 0.25 - 1e-5)) < 1e-12);
+    for (double local = 50; local < 200; local += 37.5) /* the two are inverse */
+        CHECK(fabs(eb_clock_to_local(&cm, eb_clock_to_global(&cm, local)) - local) < 1e-12);
     UNIT_DONE();
 }
