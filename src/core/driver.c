@@ -92,17 +92,27 @@ static plan_t make_plan(const eb_imb_options *o)
     for (int i = 0; i < o->nexclude; i++)
         if (!eb_find_bench(comp, o->exclude[i], &m))
             unknown_name(o, o->exclude[i]);
-    for (int i = 0; i < total; i++) {
-        const eb_bench *b = eb_bench_at(comp, i);
-        int named = 0, named_multi = 0;
+    /* named benchmarks run in command-line order, as IMB runs them; then
+     * the component's list order for the default set and -include */
+    const eb_bench **candidates = eb_calloc((size_t)(o->nnames + total), sizeof *candidates);
+    int nc = 0;
+    for (int k = 0; k < o->nnames; k++)
+        candidates[nc++] = eb_find_bench(comp, o->names[k], &m);
+    for (int i = 0; i < total; i++)
+        candidates[nc++] = eb_bench_at(comp, i);
+    for (int c = 0; c < nc; c++) {
+        const eb_bench *b = candidates[c];
+        int named = 0, named_multi = 0, planned = 0;
         for (int k = 0; k < o->nnames; k++)
             if (eb_find_bench(comp, o->names[k], &m) == b) {
                 named = 1;
                 named_multi |= m;
             }
+        for (int i = 0; i < p.n; i++)
+            planned |= p.list[i] == b;
         int take = o->nnames > 0 ? named : !(b->flags & EB_F_EXPLICIT_ONLY);
         take |= in_list(o->include, o->ninclude, comp, b);
-        if (in_list(o->exclude, o->nexclude, comp, b))
+        if (in_list(o->exclude, o->nexclude, comp, b) || planned)
             take = 0;
         if (!take)
             continue;
@@ -113,6 +123,7 @@ static plan_t make_plan(const eb_imb_options *o)
             p.multi[p.n] = o->multi >= 0 ? o->multi : named_multi ? 0 : -1;
         p.n++;
     }
+    free(candidates);
     if (p.n == 0)
         eb_exit_all(EB_EXIT_USAGE, "no benchmark left to run after -include/-exclude");
     return p;

@@ -1,6 +1,7 @@
 /* IMB-EXT: the MPI-2 one-sided benchmarks of the IMB user guide with
- * active-target (fence) synchronisation: Unidir_Put, Unidir_Get, Bidir_Put,
- * Bidir_Get, Accumulate and Window, each also as Multi-.
+ * active-target (fence) synchronisation, in IMB's list order (the guide's
+ * Sample 4, IMB_bnames_ext.h): Window, Unidir_Get, Unidir_Put, Bidir_Get,
+ * Bidir_Put and Accumulate, each also as Multi-.
  *
  * One sample of M transfers (M = n_sample aggregate, M = 1 non-aggregate)
  * goes to / comes from M disjoint sections of the window and is completed by
@@ -23,10 +24,10 @@ typedef struct {
 } ext_state;
 
 static ext_state *st(const eb_ctx *c) { return c->priv; }
-static long sec(const eb_ctx *c, long i) { return i % st(c)->w.nsec; }
-static char *win_sec(const eb_ctx *c, long i) { return st(c)->w.mem + (size_t)sec(c, i) * c->x; }
-static char *loc_sec(const eb_ctx *c, long i) { return st(c)->w.local + (size_t)sec(c, i) * c->x; }
-static MPI_Aint disp(const eb_ctx *c, long i) { return (MPI_Aint)((size_t)sec(c, i) * c->x); }
+static size_t off(const eb_ctx *c, long i) { return eb_rma_section_offset(i, st(c)->w.nsec, c->x); }
+static char *win_sec(const eb_ctx *c, long i) { return st(c)->w.mem + off(c, i); }
+static char *loc_sec(const eb_ctx *c, long i) { return st(c)->w.local + off(c, i); }
+static MPI_Aint disp(const eb_ctx *c, long i) { return (MPI_Aint)off(c, i); }
 
 /* The driver's send / receive buffers are not used: the window and the
  * local sections hold the data. */
@@ -46,7 +47,7 @@ static int ext_prepare(eb_ctx *c)
     ext_state *s = eb_calloc(1, sizeof *s);
     c->priv = s;
     s->x = c->x;
-    long nsec = eb_rma_sections(c, c->x, c->aggregate);
+    long nsec = eb_rma_prepare_sections(c, c->x);
     eb_rma_win_create(&s->w, c, (size_t)nsec * c->x, (size_t)nsec * c->x);
     s->w.nsec = nsec;
     for (long k = 0; k < nsec; k++) {
@@ -210,17 +211,17 @@ static long check_window(eb_ctx *c, long i)
      .release = ext_release}
 
 static const eb_bench ext_benches[] = {
-    EXT_SINGLE("Unidir_Put", 100, unidir_put, check_unidir_put),
-    EXT_SINGLE("Unidir_Get", 110, unidir_get, check_unidir_get),
-    EXT_SINGLE("Bidir_Put", 120, bidir_put, check_bidir_put),
-    EXT_SINGLE("Bidir_Get", 130, bidir_get, check_bidir_get),
-    {.component = "ext", .name = "Accumulate", .order = 140, .cls = EB_COLLECTIVE,
-     .flags = EB_F_MODES | EB_F_REDUCTION, .extents = no_extents, .prepare = ext_prepare,
-     .kernel = accumulate, .check = check_accumulate, .release = ext_release},
-    {.component = "ext", .name = "Window", .order = 150, .cls = EB_COLLECTIVE,
+    {.component = "ext", .name = "Window", .order = 100, .cls = EB_COLLECTIVE,
      .flags = EB_F_NONAGGR_COUNTS | EB_F_REDUCTION, .extents = no_extents,
      .prepare = window_prepare, .kernel = window, .check = check_window,
      .release = window_release},
+    EXT_SINGLE("Unidir_Get", 110, unidir_get, check_unidir_get),
+    EXT_SINGLE("Unidir_Put", 120, unidir_put, check_unidir_put),
+    EXT_SINGLE("Bidir_Get", 130, bidir_get, check_bidir_get),
+    EXT_SINGLE("Bidir_Put", 140, bidir_put, check_bidir_put),
+    {.component = "ext", .name = "Accumulate", .order = 150, .cls = EB_COLLECTIVE,
+     .flags = EB_F_MODES | EB_F_REDUCTION, .extents = no_extents, .prepare = ext_prepare,
+     .kernel = accumulate, .check = check_accumulate, .release = ext_release},
 };
 
 static const eb_imb_family ext_family = {

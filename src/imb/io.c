@@ -358,9 +358,11 @@ static void position(eb_ctx *c, io_state *st, long b)
                  "MPI_File_seek", st);
 }
 
-static MPI_Offset expl_offset(const io_state *st, long b)
+/* File offset of this rank's part of block b (its disjoint section). */
+static MPI_Offset file_offset(const eb_ctx *c, const io_state *st, long b)
 {
-    return (MPI_Offset)((size_t)b * st->stride + (own_file(st->k) ? 0 : st->off));
+    size_t len;
+    return (MPI_Offset)eb_io_section(c->x, st->nio, st->iorank, own_file(st->k), b, &len);
 }
 
 enum { BLOCKING, NONBLOCKING, OVERLAPPED };
@@ -370,7 +372,7 @@ static void transfer(eb_ctx *c, io_state *st, long i, long b, int how)
 {
     const io_kind *k = st->k;
     int coll = k->cls == IO_C, cnt = (int)st->len, rc;
-    MPI_Offset at = expl_offset(st, b);
+    MPI_Offset at = file_offset(c, st, b);
     MPI_Status status;
     if (how == BLOCKING) {
         if (k->acc == IO_WRITE) {
@@ -502,6 +504,43 @@ static double io_measure(eb_ctx *c, long n)
 
 /* ---- -check ------------------------------------------------------------------ */
 
+/* Shared-pointer reads: which rank reads which part of block b is up to the
+ * library, but together the ranks read the block exactly once.  Rank 0
+ * gathers every rank's part and checks that they tile the file's block. */
+static long check_read_shared(eb_ctx *c, io_state *st, const void *got, long b)
+{
+    size_t x = c->x, *lens = NULL;
+    int *counts = NULL, *displs = NULL;
+    unsigned char *all = NULL;
+    if (c->rank == 0) {
+        lens = eb_malloc((size_t)st->nio * sizeof *lens);
+        counts = eb_malloc((size_t)st->nio * sizeof *counts);
+        displs = eb_malloc((size_t)st->nio * sizeof *displs);
+        for (int r = 0; r < st->nio; r++) {
+            size_t o;
+            eb_io_portion(x, st->nio, r, &o, &lens[r]);
+            counts[r] = (int)lens[r];
+            displs[r] = (int)o;
+        }
+        all = eb_malloc(x ? x : 1);
+    }
+    MPI_Gatherv(got, (int)st->len, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, c->comm);
+    long bad = 0;
+    if (c->rank == 0) {
+        const unsigned char **piece = eb_malloc((size_t)st->nio * sizeof *piece);
+        for (int r = 0; r < st->nio; r++)
+            piece[r] = all + displs[r];
+        eb_io_fill(st->tmp, x, st->owner, (size_t)b * x);
+        bad = eb_io_check_tiling(st->tmp, x, st->nio, piece, lens);
+        free(piece);
+        free(all);
+        free(displs);
+        free(counts);
+        free(lens);
+    }
+    return bad;
+}
+
 static long io_check(eb_ctx *c, long iter)
 {
     io_state *st = c->priv;
@@ -512,10 +551,8 @@ static long io_check(eb_ctx *c, long iter)
     if (k->acc == IO_READ) {
         const void *got = eb_rbuf(c, iter);
         if (shuffled)
-            return eb_io_check_somewhere(got, st->len, st->owner, (size_t)b * x,
-                                         (size_t)b * x + x - st->len);
-        size_t at = own_file(k) ? (size_t)b * st->len : (size_t)b * x + st->off;
-        return eb_io_check(got, st->len, st->owner, at);
+            return check_read_shared(c, st, got, b);
+        return eb_io_check(got, st->len, st->owner, (size_t)file_offset(c, st, b));
     }
     /* writes: read back what this repetition left in the file */
     if (shuffled) {
@@ -530,9 +567,10 @@ static long io_check(eb_ctx *c, long iter)
         free(lens);
         return bad;
     }
-    /* _indv reads back through its tiled view, the others by byte offset */
-    MPI_Offset at = k->ptr == IO_INDV || own_file(k) ? (MPI_Offset)((size_t)b * st->len)
-                                                     : (MPI_Offset)((size_t)b * x + st->off);
+    /* _indv on the common file reads back through its tiled view, the
+     * others at the section's file offset */
+    MPI_Offset at = k->ptr == IO_INDV && !own_file(k) ? (MPI_Offset)((size_t)b * st->len)
+                                                      : file_offset(c, st, b);
     check_rc(MPI_File_read_at(st->fh, at, st->tmp, (int)st->len, MPI_BYTE, MPI_STATUS_IGNORE),
              "reading back", st);
     return eb_io_check(st->tmp, st->len, st->iorank, 0);

@@ -27,6 +27,13 @@ long eb_io_check(const void *p, size_t n, int rank, size_t off);
  * left without data when x is small). */
 void eb_io_portion(size_t x, int np, int rank, size_t *off, size_t *len);
 
+/* IMB-IO's disjoint file sections: where rank's part of repetition block b
+ * lies.  A common file holds block b in bytes [b*x, (b+1)*x), rank's part
+ * (eb_io_portion) at its offset in it; a file of the rank's own (S_, _priv)
+ * holds its parts one after another.  Returns the file offset and the
+ * part's length in *len. */
+size_t eb_io_section(size_t x, int np, int rank, int own_file, long b, size_t *len);
+
 /* File name of IMB's "File (IMB-IO)" rules: base, then "_g<group>" in
  * multiple mode (group >= 0), then "_<rank>" for per-process files
  * (rank >= 0).  Returns -1 if it does not fit. */
@@ -42,14 +49,16 @@ int eb_io_parse_hints(const char *text, const char *fname, eb_io_hints *h, char 
                       size_t errlen);
 void eb_io_hints_free(eb_io_hints *h);
 
-/* A block of x bytes written with a shared file pointer: one portion per
- * rank (lengths len[0..np-1], rank r's data its array from 0) in any order.
- * Returns the bytes not accounted for by a matching portion (0 = correct). */
-long eb_io_check_shuffled(const unsigned char *block, size_t x, int np, const size_t *len);
+/* Shared file pointers leave the order of the ranks' accesses open, not
+ * what they cover: a block of x bytes must be the np pieces (piece[r] of
+ * len[r] bytes, the lengths summing to x) one after another in some order,
+ * each exactly once.  Returns the bytes of the block no such order accounts
+ * for (0 = correct). */
+long eb_io_check_tiling(const unsigned char *block, size_t x, int np,
+                        const unsigned char *const *piece, const size_t *len);
 
-/* Data read with a shared file pointer from a file holding owner's array
- * (by file offset): n bytes that must equal the file at some offset in
- * [lo, hi].  0 if one matches, else the differing bytes against offset lo. */
-long eb_io_check_somewhere(const void *p, size_t n, int owner, size_t lo, size_t hi);
+/* A block written with a shared file pointer: the pieces are the ranks'
+ * portions (lengths len[r], rank r's data its array from 0). */
+long eb_io_check_shuffled(const unsigned char *block, size_t x, int np, const size_t *len);
 
 #endif

@@ -61,6 +61,13 @@ void eb_io_portion(size_t x, int np, int rank, size_t *off, size_t *len)
     *len = hi - lo;
 }
 
+size_t eb_io_section(size_t x, int np, int rank, int own_file, long b, size_t *len)
+{
+    size_t off;
+    eb_io_portion(x, np, rank, &off, len);
+    return own_file ? (size_t)b * *len : (size_t)b * x + off;
+}
+
 int eb_io_file_name(char *out, size_t outlen, const char *base, int group, int rank)
 {
     int n;
@@ -122,35 +129,45 @@ void eb_io_hints_free(eb_io_hints *h)
     memset(h, 0, sizeof *h);
 }
 
-long eb_io_check_shuffled(const unsigned char *block, size_t x, int np, const size_t *len)
+/* Depth-first over the unused pieces that match at pos, backing up on a
+ * dead end (tiny ragged pieces can match at more than one place).  Returns
+ * the furthest position reached. */
+static size_t tile_from(const unsigned char *block, size_t x, size_t pos, int np,
+                        const unsigned char *const *piece, const size_t *len, char *used)
 {
-    char *used = calloc((size_t)np, 1);
-    if (!used)
-        eb_abort("out of memory");
-    size_t pos = 0;
-    while (pos < x) {
-        int found = -1;
-        for (int r = 0; r < np && found < 0; r++)
-            if (!used[r] && len[r] > 0 && len[r] <= x - pos &&
-                eb_io_check(block + pos, len[r], r, 0) == 0)
-                found = r;
-        if (found < 0)
-            break;
-        used[found] = 1;
-        pos += len[found];
+    size_t best = pos;
+    for (int r = 0; r < np && best < x; r++) {
+        if (used[r] || len[r] == 0 || len[r] > x - pos || memcmp(block + pos, piece[r], len[r]))
+            continue;
+        used[r] = 1;
+        size_t got = tile_from(block, x, pos + len[r], np, piece, len, used);
+        used[r] = 0;
+        best = got > best ? got : best;
     }
-    free(used);
-    return (long)(x - pos);
+    return best;
 }
 
-long eb_io_check_somewhere(const void *p, size_t n, int owner, size_t lo, size_t hi)
+long eb_io_check_tiling(const unsigned char *block, size_t x, int np,
+                        const unsigned char *const *piece, const size_t *len)
 {
-    const unsigned char *q = p;
-    for (size_t o = lo; o <= hi; o++) {
-        if (n > 0 && q[0] != eb_io_byte(owner, o))
-            continue;
-        if (eb_io_check(p, n, owner, o) == 0)
-            return 0;
+    char *used = eb_calloc((size_t)np, 1);
+    size_t reached = tile_from(block, x, 0, np, piece, len, used);
+    free(used);
+    return (long)(x - reached);
+}
+
+long eb_io_check_shuffled(const unsigned char *block, size_t x, int np, const size_t *len)
+{
+    unsigned char *data = eb_malloc(x ? x : 1);
+    const unsigned char **piece = eb_malloc((size_t)np * sizeof *piece);
+    size_t at = 0;
+    for (int r = 0; r < np; r++) {
+        piece[r] = data + at;
+        eb_io_fill(data + at, len[r], r, 0);
+        at += len[r];
     }
-    return eb_io_check(p, n, owner, lo);
+    long bad = eb_io_check_tiling(block, x, np, piece, len);
+    free(piece);
+    free(data);
+    return bad;
 }

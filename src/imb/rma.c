@@ -36,14 +36,18 @@ typedef struct {
 static rma_state *st(const eb_ctx *c) { return c->priv; }
 static MPI_Win win(const eb_ctx *c) { return st(c)->w.win; }
 static long sec(const eb_ctx *c, long i) { return i % st(c)->w.nsec; }
-static char *win_sec(const eb_ctx *c, long i) { return st(c)->w.mem + (size_t)sec(c, i) * st(c)->sec; }
-static char *loc_sec(const eb_ctx *c, long i) { return st(c)->w.local + (size_t)sec(c, i) * st(c)->sec; }
-static MPI_Aint disp(const eb_ctx *c, long i) { return (MPI_Aint)((size_t)sec(c, i) * st(c)->sec); }
+static size_t off(const eb_ctx *c, long i)
+{
+    return eb_rma_section_offset(i, st(c)->w.nsec, st(c)->sec);
+}
+static char *win_sec(const eb_ctx *c, long i) { return st(c)->w.mem + off(c, i); }
+static char *loc_sec(const eb_ctx *c, long i) { return st(c)->w.local + off(c, i); }
+static MPI_Aint disp(const eb_ctx *c, long i) { return (MPI_Aint)off(c, i); }
 /* A second local area of the same geometry (results of get_accumulate,
  * fetch_and_op, compare_and_swap). */
 static char *res_sec(const eb_ctx *c, long i)
 {
-    return st(c)->w.local + st(c)->w.local_bytes / 2 + (size_t)sec(c, i) * st(c)->sec;
+    return st(c)->w.local + st(c)->w.local_bytes / 2 + off(c, i);
 }
 
 /* The driver's send / receive buffers are unused: windows hold the data. */
@@ -77,7 +81,7 @@ static rma_state *create(eb_ctx *c, long nsec, size_t sec_bytes, size_t win_byte
  * local sections holding this rank's byte pattern. */
 static int prepare_single(eb_ctx *c)
 {
-    long nsec = eb_rma_sections(c, c->x, c->aggregate);
+    long nsec = eb_rma_prepare_sections(c, c->x);
     rma_state *s = create(c, nsec, c->x, (size_t)nsec * c->x, (size_t)nsec * c->x);
     for (long k = 0; k < nsec; k++) {
         eb_fill_pattern(s->w.mem + (size_t)k * c->x, c->x, c->rank, 0);
@@ -90,7 +94,7 @@ static int prepare_single(eb_ctx *c)
  * floats; a second local area receives fetched values. */
 static int prepare_float(eb_ctx *c)
 {
-    long nsec = eb_rma_sections(c, c->x, c->aggregate);
+    long nsec = eb_rma_prepare_sections(c, c->x);
     size_t area = (size_t)nsec * c->x;
     rma_state *s = create(c, nsec, c->x, area, 2 * area);
     for (long k = 0; k < nsec; k++) {
@@ -130,7 +134,7 @@ static int prepare_cas(eb_ctx *c)
                     "in one epoch (docs/imb-rma.md)", CAS_PT2PT_MAX_OUTSTANDING);
         warned = 1;
     }
-    long nsec = eb_rma_sections(c, sizeof(int), c->aggregate);
+    long nsec = eb_rma_prepare_sections(c, sizeof(int));
     size_t area = (size_t)nsec * sizeof(int);
     rma_state *s = create(c, nsec, sizeof(int), area, 3 * area);
     int *wm = (int *)s->w.mem, *lo = (int *)s->w.local;
@@ -661,8 +665,12 @@ static const eb_bench rma_benches[] = {
     MULTIPLE("One_get_all", 150, one_get_all, 0, prepare_get_all),
     PARALLEL("All_put_all", 160, all_put_all, prepare_put_all),
     PARALLEL("All_get_all", 170, all_get_all, prepare_get_all),
+    /* Get_local / Get_all_local: by name or -include only, at their places
+     * in IMB's full list (IMB_bnames_rma.h, ALLC) */
     SINGLE("Put_local", 180, put_local, 0, prepare_single),
+    SINGLE("Get_local", 185, get_local, EB_F_EXPLICIT_ONLY, prepare_single),
     MULTIPLE("Put_all_local", 190, put_all_local, 0, prepare_put_all),
+    MULTIPLE("Get_all_local", 195, get_all_local, EB_F_EXPLICIT_ONLY, prepare_get_all),
     PARALLEL("Exchange_put", 200, exchange_put, prepare_exchange),
     PARALLEL("Exchange_get", 210, exchange_get, prepare_exchange),
     SINGLE("Accumulate", 220, accumulate, EB_F_REDUCTION, prepare_float),
@@ -686,8 +694,6 @@ static const eb_bench rma_benches[] = {
      .check = passive_check, .release = release, .columns = passive_columns,
      .extra_json = {"t_pure_us", "t_ovrl_us", "t_cpu_us", "passive_progress"},
      .measure = passive_measure, .after_table = passive_note},
-    SINGLE("Get_local", 270, get_local, EB_F_EXPLICIT_ONLY, prepare_single),
-    MULTIPLE("Get_all_local", 280, get_all_local, EB_F_EXPLICIT_ONLY, prepare_get_all),
 };
 
 static const eb_imb_family rma_family = {

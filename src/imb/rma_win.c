@@ -22,6 +22,25 @@ long eb_rma_sections(const eb_ctx *c, size_t x, int aggregate)
     return slots > 0 ? slots : 1;
 }
 
+long eb_rma_prepare_sections(eb_ctx *c, size_t x)
+{
+    static int warned;
+    long nsec = eb_rma_sections(c, x, c->aggregate);
+    if (!c->aggregate)
+        return nsec;
+    if (c->max_reps == 0 || c->max_reps > nsec)
+        c->max_reps = nsec;
+    const eb_iter_settings *it = &c->opt->iter;
+    if (eb_effective_policy(it->policy, 0) != EB_ITER_DYNAMIC && nsec < it->msgspersample &&
+        !warned) {
+        warned = 1;
+        eb_warn("%s, aggregate mode: at most OVERALL_VOL / X repetitions (%ld at %zu bytes), so "
+                "that the transfers of a sample go to disjoint window sections",
+                c->bench->name, nsec, x);
+    }
+    return nsec;
+}
+
 static void *alloc_mem(size_t bytes)
 {
     void *p = NULL;

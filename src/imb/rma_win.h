@@ -24,6 +24,20 @@ typedef struct {
  * -off_cache the slot count of IMB's cycling over twice the cache size. */
 long eb_rma_sections(const eb_ctx *c, size_t x, int aggregate);
 
+/* eb_rma_sections for c->aggregate, and in aggregate mode a cap on the row's
+ * repetitions (c->max_reps) at that count: -iter_policy off and multiple_np
+ * count repetitions without OVERALL_VOL / x, and the M transfers under one
+ * completion must still go to M disjoint sections of a window within the
+ * guide's memory bound. */
+long eb_rma_prepare_sections(eb_ctx *c, size_t x);
+
+/* Byte offset of the section transfer i uses: section i mod nsec of x bytes,
+ * so transfers i != j below nsec never overlap and all stay in nsec * x. */
+static inline size_t eb_rma_section_offset(long i, long nsec, size_t x)
+{
+    return (size_t)(i % nsec) * x;
+}
+
 /* Collective over c->comm: allocate and expose `bytes` of window memory
  * (MPI_Win_create, displacement unit 1) and `local_bytes` of local memory.
  * A library whose one-sided component cannot create the window gets a clear

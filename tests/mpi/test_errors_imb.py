@@ -3,8 +3,10 @@ problem, exit status 2 on every rank, no hang, nothing half-written."""
 import pytest
 
 from effb import run, read_jsonl
+from test_bad_inputs import LIMIT_S  # the bad-input table's limit, for every user error
 
-def assert_user_error(r, message, limit=15.0):
+
+def assert_user_error(r, message, limit=LIMIT_S):
     assert r.returncode == 2, r
     lines = [l for l in r.stderr.splitlines() if l.startswith("effbench: error:")]
     assert lines == [f"effbench: error: {message}"], r
@@ -15,7 +17,7 @@ def assert_user_error(r, message, limit=15.0):
 @pytest.mark.parametrize("np", [1, 3])
 def test_unknown_benchmark_is_an_error_not_run_everything(np):
     r = run(np, "IMB-MPI1", "PingPog")
-    assert r.returncode == 2 and r.elapsed < 15, r
+    assert r.returncode == 2 and r.elapsed < LIMIT_S, r
     errors = [l for l in r.stderr.splitlines() if l.startswith("effbench: error:")]
     assert len(errors) == 1, r
     assert errors[0].startswith("effbench: error: unknown benchmark 'PingPog' for IMB-MPI1; "
@@ -25,7 +27,7 @@ def test_unknown_benchmark_is_an_error_not_run_everything(np):
 
 def test_unknown_benchmark_names_the_name():
     r = run(2, "IMB-MPI1", "PingPong", "-exclude", "Sendrecvv")
-    assert r.returncode == 2, r
+    assert r.returncode == 2 and r.elapsed < LIMIT_S, r
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Sendrecvv' for IMB-MPI1; known:")
 
 

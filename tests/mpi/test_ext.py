@@ -6,14 +6,17 @@ printed ones."""
 
 import pytest
 
-from effb import MPI, SAMPLES, imb_layout, imb_procs, parse_imb, read_jsonl, run
+from effb import MPI, SAMPLES, busy_mpich, imb_layout, imb_procs, parse_imb, read_jsonl, run
 
 # (effb's Open MPI environment selects osc/pt2pt: the default one-sided
 # component cannot create windows in these containers)
 
-SINGLE = ["Unidir_Put", "Unidir_Get", "Bidir_Put", "Bidir_Get"]
-ALL = SINGLE + ["Accumulate", "Window"]
+# IMB's list order: the guide's Sample 4 ("List of Benchmarks to run") and
+# IMB_bnames_ext.h
+ALL = ["Window", "Unidir_Get", "Unidir_Put", "Bidir_Get", "Bidir_Put", "Accumulate"]
+SINGLE = ["Unidir_Get", "Unidir_Put", "Bidir_Get", "Bidir_Put"]
 SIZES = [0, 4, 8, 16, 32, 64, 128, 256, 512, 1024]  # whole floats, as IMB-EXT
+MODES = ["AGGREGATE", "NON-AGGREGATE"]  # IMB-EXT's table order
 
 
 def load(np):
@@ -33,6 +36,22 @@ def ext(np, *args, **kw):
     return run(np, "IMB-EXT", *args, **kw)
 
 
+def expected_blocks(names, np):
+    """(name, procs, mode) of every block, in run order: single transfer on 2
+    processes (NOT RUN on 1) in both modes, Accumulate on the Q list in both
+    modes, Window on the Q list in one table."""
+    out = []
+    for name in names:
+        base = name[6:] if name.startswith("Multi-") else name
+        if base in SINGLE:
+            out += [(name, 1, None)] if np == 1 else [(name, 2, m) for m in MODES]
+        elif base == "Accumulate":
+            out += [(name, q, m) for q in imb_procs(np) for m in MODES]
+        else:
+            out += [(name, q, None) for q in imb_procs(np)]
+    return out
+
+
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_ext_checked(tmp_path, np):
     js = tmp_path / "ext.jsonl"
@@ -41,16 +60,7 @@ def test_ext_checked(tmp_path, np):
     r = ext(np, "-msglog", msglog, "-iter", it, "-check", "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
-    expect = []
-    for name in SINGLE:
-        if np == 1:
-            expect.append((name, 1, None))
-        else:
-            expect += [(name, 2, "AGGREGATE"), (name, 2, "NON-AGGREGATE")]
-    for q in imb_procs(np):
-        expect += [("Accumulate", q, "AGGREGATE"), ("Accumulate", q, "NON-AGGREGATE")]
-    expect += [("Window", q, None) for q in imb_procs(np)]
-    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expect
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expected_blocks(ALL, np)
     recs = read_jsonl(js)
     assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
     results = iter([x for x in recs if x["type"] == "result"])
@@ -83,9 +93,25 @@ def test_ext_checked(tmp_path, np):
     assert next(results, None) is None
 
 
+def test_ext_default_list_is_imb_order(tmp_path):
+    """Without benchmark names: the header's list and the blocks in IMB's
+    order, as the guide's Sample 4 lists them (Window first)."""
+    r = ext(2, "-msglog", "2", "-iter", "10", "-time", "0.05", "-check")
+    assert r.returncode == 0, r
+    head = r.stdout.split("# List of Benchmarks to run:\n\n", 1)[1].split("\n\n", 1)[0]
+    assert head.splitlines() == ["# " + n for n in ALL]
+    names = [line[len("# Benchmarking "):].strip() for line in r.stdout.splitlines()
+             if line.startswith("# Benchmarking ")]
+    assert list(dict.fromkeys(names)) == ALL
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expected_blocks(ALL, 2)
+    assert all(row[-1] == "0.00" for b in blocks for row in b["rows"])
+
+
 def test_ext_layout_matches_real_imb_ext():
     """Same calling sequence as the real IMB-EXT sample: the same benchmark
-    list, blocks, MODE lines and column headers (dashes included)."""
+    list, blocks, MODE lines and column headers (dashes included), named
+    benchmarks in command-line order as IMB runs them."""
     sample = (SAMPLES / "imb" / "ext_np2.txt").read_text()
     r = ext(2, "Unidir_Put", "Bidir_Get", "Accumulate", "Window", "-msglog", "0:3",
             "-iter", "20", "-time", "0.05")
@@ -104,27 +130,43 @@ def test_ext_layout_matches_real_imb_ext():
     assert [row[0] for row in rows["WindowNone"]] == ["0", "4", "8"]
 
 
-def test_ext_multi_groups(tmp_path):
+@busy_mpich(4)
+@pytest.mark.parametrize("outflag", ["0", "1"])
+def test_ext_multi_every_benchmark_checked(tmp_path, outflag):
+    """Every benchmark's Multi- form at 4 ranks: the group lines, and 0
+    defects in every row (-multi 1: every group's own row)."""
     js = tmp_path / "m.jsonl"
-    r = ext(4, "Multi-Unidir_Put", "Multi-Accumulate", "-multi", "0", "-msglog", "2",
-            "-iter", "20", "-time", "0.05", "-check", "--json", js)
+    names = ["Multi-" + n for n in ALL]
+    r = ext(4, *names, "-multi", outflag, "-msglog", "2", "-iter", "10,40,4,off", "-check",
+            "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
-    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == [
-        ("Multi-Unidir_Put", 2, "AGGREGATE"), ("Multi-Unidir_Put", 2, "NON-AGGREGATE"),
-        ("Multi-Accumulate", 2, "AGGREGATE"), ("Multi-Accumulate", 2, "NON-AGGREGATE"),
-        ("Multi-Accumulate", 4, "AGGREGATE"), ("Multi-Accumulate", 4, "NON-AGGREGATE")]
-    assert blocks[0]["groups"] == [[0, 1], [2, 3]]
-    assert all(row[-1] == "0.00" for b in blocks for row in b["rows"])
-    assert all(x["defects"] == 0 for x in read_jsonl(js) if x["type"] == "result")
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expected_blocks(names, 4)
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert len(results) == sum(len(b["rows"]) for b in blocks)
+    it = iter(results)
+    for b in blocks:
+        groups = [list(range(g * b["procs"], (g + 1) * b["procs"]))
+                  for g in range(4 // b["procs"])]
+        assert b["groups"] == groups, b
+        if outflag == "1":  # one row per group and length (whole floats of -msglog 2)
+            assert [(int(x[0]), int(x[1])) for x in b["rows"]] == [
+                (g, n) for n in (0, 4) for g in range(len(groups))], b
+        else:
+            assert [int(x[0]) for x in b["rows"]] == [0, 4], b
+        for row in b["rows"]:
+            assert row[-1] == "0.00", (b["name"], b["procs"], b["mode"], row)
+            rec = next(it)
+            assert (rec["benchmark"], rec["procs"], rec["defects"]) == (b["name"], b["procs"], 0)
+            assert rec["group"] == (int(row[0]) if outflag == "1" else None)
 
 
 def test_ext_unknown_benchmark_is_a_user_error():
     r = ext(2, "Unidir_Pot", "-msglog", "2")
     assert r.returncode == 2, r
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Unidir_Pot' for IMB-EXT; "
-                               "known: Unidir_Put Unidir_Get Bidir_Put Bidir_Get Accumulate "
-                               "Window"), r
+                               "known: Window Unidir_Get Unidir_Put Bidir_Get Bidir_Put "
+                               "Accumulate"), r
     assert r.elapsed < 10
 
 

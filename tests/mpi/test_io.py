@@ -124,6 +124,34 @@ def test_every_benchmark_checked(io_dir, tmp_path, np):
     assert next(results, None) is None
 
 
+# P_ and C_ benchmarks, blocking and nonblocking, every file pointer
+PC = [n for n in ALL if n[0] in "PC"]
+assert len(PC) == 28
+
+
+@pytest.mark.parametrize("np", [3, 4])
+def test_uneven_portions_on_every_rank_checked(io_dir, tmp_path, np):
+    """Lengths where every rank holds data and the parts differ (4096, 1000,
+    37 bytes: at 4 ranks 1024 x 4 / 252 252 248 248 / 12 12 8 5, the last
+    part ragged): 0 defects for every P_ and C_ benchmark at Q = np."""
+    io_dir.mkdir(exist_ok=True)
+    lengths = tmp_path / "lengths"
+    lengths.write_text("4096\n1000\n37\n")
+    js = tmp_path / "io.jsonl"
+    r = run(np, "IMB-IO", *PC, "-npmin", np, "-msglen", lengths, "-iter", "4,16,2", *FAST,
+            "-check", "-filename", io_dir / "IMB_out", "--json", js, timeout=120)
+    assert r.returncode == 0, r
+    assert list(io_dir.iterdir()) == []
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["procs"], b["mode"], b["waiting"]) for b in blocks] == [
+        (n, q, m, w) for n, q, m, w in expected_blocks(PC, np) if q == np]
+    for b in blocks:
+        assert [int(row[0]) for row in b["rows"]] == [4096, 1000, 37], b["name"]
+        assert all(row[-1] == "0.00" for row in b["rows"]), (b["name"], b["mode"], b["rows"])
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert len(results) == 3 * len(blocks) and all(x["defects"] == 0 for x in results)
+
+
 def test_blocks_and_header_as_real_imb_io(io_dir):
     """The calling sequence of the real IMB-IO sample gives the same blocks,
     process counts, modes and column headers."""
@@ -159,13 +187,13 @@ def test_multi_groups_rows_and_checks(io_dir):
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
     assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == [
-        # IMB-IO's list order: writes before reads
+        # in the order named, as IMB runs them
         ("Multi-S_Write_Expl", 1, "AGGREGATE"), ("Multi-S_Write_Expl", 1, "NON-AGGREGATE"),
+        ("Multi-P_IRead_Priv", 1, "NON-AGGREGATE"), ("Multi-P_IRead_Priv", 2, "NON-AGGREGATE"),
+        ("Multi-P_IRead_Priv", 4, "NON-AGGREGATE"),
         ("Multi-C_Write_Shared", 1, "AGGREGATE"), ("Multi-C_Write_Shared", 1, "NON-AGGREGATE"),
         ("Multi-C_Write_Shared", 2, "AGGREGATE"), ("Multi-C_Write_Shared", 2, "NON-AGGREGATE"),
-        ("Multi-C_Write_Shared", 4, "AGGREGATE"), ("Multi-C_Write_Shared", 4, "NON-AGGREGATE"),
-        ("Multi-P_IRead_Priv", 1, "NON-AGGREGATE"), ("Multi-P_IRead_Priv", 2, "NON-AGGREGATE"),
-        ("Multi-P_IRead_Priv", 4, "NON-AGGREGATE")]
+        ("Multi-C_Write_Shared", 4, "AGGREGATE"), ("Multi-C_Write_Shared", 4, "NON-AGGREGATE")]
     for b in blocks:
         assert b["header"][0] == "#group"
         groups = 4 // b["procs"]

@@ -2,7 +2,7 @@
 zero defects under -check, and JSON rows equal to the printed rows."""
 import pytest
 
-from effb import imb_procs, parse_imb, read_jsonl, run
+from effb import imb_procs, np_params, parse_imb, read_jsonl, run
 
 P2P = ["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource",
        "Sendrecv", "Exchange"]
@@ -14,6 +14,34 @@ SIZES = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 HEAD_SINGLE = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"
 HEAD_PARALLEL = ("       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]"
                  "   Mbytes/sec      defects")
+
+
+def assert_rows_match_json(blocks, results):
+    """Every printed row equals its JSON record, in order (2-decimal
+    rounding): single transfer prints t = t_max, the others (and every
+    Multi- form) t_min / t_max / t_avg; -multi 1 rows lead with the group."""
+    it = iter(results)
+    for b in blocks:
+        for row in b["rows"]:
+            rec = next(it)
+            if b["header"][0] == "#group":
+                assert rec["group"] == int(row[0]), (b["name"], row)
+                row = row[1:]
+            else:
+                assert rec["group"] is None
+            assert rec["benchmark"] == b["name"] and rec["bytes"] == int(row[0])
+            assert rec["procs"] == b["procs"] and rec["repetitions"] == int(row[1])
+            assert rec["defects"] == 0 and row[-1] == "0.00", (b["name"], row)
+            assert rec["t_min_us"] <= rec["t_avg_us"] <= rec["t_max_us"]
+            if b["header"][2] == "t[usec]":
+                assert row[2] == f"{rec['t_max_us']:.2f}"
+            else:
+                assert row[2:5] == [f"{rec['t_min_us']:.2f}", f"{rec['t_max_us']:.2f}",
+                                    f"{rec['t_avg_us']:.2f}"]
+            mb = NMSG[b["name"].removeprefix("Multi-")] * rec["bytes"] / 1.048576 / rec["t_max_us"]
+            assert rec["mbytes_per_s"] == pytest.approx(mb, rel=1e-12)
+            assert row[-2] == f"{rec['mbytes_per_s']:.2f}"
+    assert next(it, None) is None
 
 
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
@@ -49,22 +77,54 @@ def test_p2p_checked(tmp_path, np):
         assert [b["procs"] for b in blocks if b["name"] == name] == imb_procs(np)
     assert len(results) == printed
     assert recs[0]["options"]["planned_rows"] == printed
-    # every printed row equals its JSON record (2-decimal rounding)
-    it = iter(results)
+    assert_rows_match_json(blocks, results)
+
+
+@pytest.mark.parametrize("outflag", ["0", "1"])
+@pytest.mark.parametrize("np", np_params([2, 3, 4]))
+def test_multi_checked(tmp_path, np, outflag):
+    """Every Multi- form: the groups of the guide (P // Q groups of Q, the
+    rest waiting), 0 defects in every row, -multi 1 a row for every group
+    and length, each row equal to its JSON record."""
+    js = tmp_path / "multi.jsonl"
+    names = ["Multi-" + n for n in P2P]
+    r = run(np, "IMB-MPI1", *names, "-multi", outflag, "-msglog", "2", "-iter", "20,off",
+            "-check", "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    qs = {n: [2] if n[6:] in SINGLE else imb_procs(np) for n in names}
+    assert [(b["name"], b["procs"]) for b in blocks] == [(n, q) for n in names for q in qs[n]]
     for b in blocks:
-        for row in b["rows"]:
-            rec = next(it)
-            assert rec["benchmark"] == b["name"] and rec["bytes"] == int(row[0])
-            assert rec["procs"] == b["procs"] and rec["defects"] == 0
-            assert rec["t_min_us"] <= rec["t_avg_us"] <= rec["t_max_us"]
-            if b["name"] in SINGLE:
-                assert row[2] == f"{rec['t_max_us']:.2f}"
-            else:
-                assert row[2:5] == [f"{rec['t_min_us']:.2f}", f"{rec['t_max_us']:.2f}",
-                                    f"{rec['t_avg_us']:.2f}"]
-            mb = NMSG[b["name"]] * rec["bytes"] / 1.048576 / rec["t_max_us"]
-            assert rec["mbytes_per_s"] == pytest.approx(mb, rel=1e-12)
-            assert row[-2] == f"{rec['mbytes_per_s']:.2f}"
+        q, ngroups = b["procs"], np // b["procs"]
+        assert b["groups"] == [list(range(g * q, (g + 1) * q)) for g in range(ngroups)], b
+        assert b["waiting"] == np - ngroups * q
+        head = HEAD_PARALLEL if outflag == "0" else "       #group" + HEAD_PARALLEL
+        assert b["header_line"] == head, b
+        want = [(g, x) for x in (0, 1, 2, 4) for g in range(ngroups)]
+        if outflag == "0":
+            want = [(x,) for x in (0, 1, 2, 4)]
+        assert [tuple(int(v) for v in row[:len(want[0])]) for row in b["rows"]] == want, b
+        assert all(int(row[-6]) == 20 for row in b["rows"])  # #repetitions
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert_rows_match_json(blocks, results)
+
+
+def test_include_specific_source_adds_them_to_the_default_list():
+    """The SpecificSource variants are not in the default list; -include adds
+    them, each after its wildcard flavour, and the rest stays as it was."""
+    args = ["-msglog", "0", "-iter", "5,off"]
+    plain = run(2, "IMB-MPI1", *args)
+    r = run(2, "IMB-MPI1", *args, "-include", "PingPongSpecificSource", "PingPingSpecificSource")
+    assert plain.returncode == 0 and r.returncode == 0, (plain, r)
+    without = [b["name"] for b in parse_imb(plain.stdout)]
+    names = [b["name"] for b in parse_imb(r.stdout)]
+    assert "PingPongSpecificSource" not in without and "PingPingSpecificSource" not in without
+    assert without[:4] == ["PingPong", "PingPing", "Sendrecv", "Exchange"] and len(without) > 4
+    assert names == (["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource"]
+                     + without[2:])
+    for out, listed in ((plain.stdout, without), (r.stdout, names)):
+        head = out.split("# List of Benchmarks to run:\n\n", 1)[1].split("\n\n", 1)[0]
+        assert head.splitlines() == ["# " + n for n in listed]
 
 
 def test_dynamic_policy_counts_only_fall():
@@ -86,6 +146,8 @@ def test_multi_groups_and_map(tmp_path):
             "-iter", "20", "-time", "0.05", "-check")
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
+    assert [b["name"] for b in blocks] == ["Multi-PingPong", "Multi-Sendrecv", "Multi-Sendrecv"]
+    assert all(row[-1] == "0.00" for b in blocks for row in b["rows"])  # defects
     pp = [b for b in blocks if b["name"] == "Multi-PingPong"]
     assert len(pp) == 1 and pp[0]["groups"] == [[0, 1], [2, 3]]
     assert pp[0]["header"][0] == "#group"

@@ -7,7 +7,7 @@ the layout of the real IMB-RMA output."""
 
 import pytest
 
-from effb import MPI, SAMPLES, imb_layout, imb_procs, parse_imb, read_jsonl, run
+from effb import MPI, SAMPLES, busy_mpich, imb_layout, imb_procs, parse_imb, read_jsonl, run
 
 # (effb's Open MPI environment selects osc/pt2pt: the default one-sided
 # component cannot create windows in these containers)
@@ -21,6 +21,9 @@ DEFAULT = ["Unidir_put", "Unidir_get", "Bidir_put", "Bidir_get", "One_put_all", 
            "Exchange_get", "Accumulate", "Get_accumulate", "Fetch_and_op", "Compare_and_swap",
            "Truly_passive_put"]
 EXPLICIT = ["Get_local", "Get_all_local"]
+# IMB's full list (IMB_bnames_rma.h, ALLC): each Get_ flavour after its Put_ one
+FULL = DEFAULT[:9] + ["Get_local", "Put_all_local", "Get_all_local"] + DEFAULT[10:]
+assert sorted(FULL) == sorted(DEFAULT + EXPLICIT)
 FLOATS = {"Accumulate", "Get_accumulate"}
 ELEMENT = {"Fetch_and_op", "Compare_and_swap"}
 
@@ -49,6 +52,24 @@ def rma(np, *args, **kw):
     return run(np, "IMB-RMA", *args, **kw)
 
 
+def expected_blocks(names, np):
+    """(name, procs, mode) of every block in run order: single transfer on 2
+    processes (NOT RUN on 1), non-aggregate table first where the guide has
+    both modes; multiple and parallel transfer on the Q list."""
+    out = []
+    for name in names:
+        base = name[6:] if name.startswith("Multi-") else name
+        if np == 1:
+            out.append((name, 1, None))
+        elif base in MODES:
+            out += [(name, 2, "NON-AGGREGATE"), (name, 2, "AGGREGATE")]
+        elif base in MULTIPLE or base in PARALLEL:
+            out += [(name, q, None) for q in imb_procs(np)]
+        else:
+            out.append((name, 2, None))
+    return out
+
+
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_rma_checked(tmp_path, np):
     js = tmp_path / "rma.jsonl"
@@ -57,17 +78,8 @@ def test_rma_checked(tmp_path, np):
             "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
-    expect = []
-    for name in DEFAULT + EXPLICIT:
-        if np == 1:
-            expect.append((name, 1, None))
-        elif name in MODES:
-            expect += [(name, 2, "NON-AGGREGATE"), (name, 2, "AGGREGATE")]
-        elif name in MULTIPLE or name in PARALLEL:
-            expect += [(name, q, None) for q in imb_procs(np)]
-        else:
-            expect.append((name, 2, None))
-    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expect
+    # -include adds the two at their places in IMB's full list
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expected_blocks(FULL, np)
     recs = read_jsonl(js)
     assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
     results = iter([x for x in recs if x["type"] == "result"])
@@ -115,6 +127,25 @@ def test_rma_checked(tmp_path, np):
                                      else "the MPI library does NOT have")
 
 
+def test_rma_default_list_is_imb_order():
+    """Without benchmark names: IMB's default list in its order (the real
+    IMB-RMA sample runs a part of it, in the same order), without Get_local
+    and Get_all_local."""
+    r = rma(2, "-msglog", "2", "-iter", "10", "-time", "0.05", "-check")
+    assert r.returncode == 0, r
+    listed = imb_layout(r.stdout)[0]
+    assert [line[2:] for line in listed if not line.startswith("#  ")] == DEFAULT
+    names = [line[len("# Benchmarking "):].strip() for line in r.stdout.splitlines()
+             if line.startswith("# Benchmarking ")]
+    assert list(dict.fromkeys(names)) == DEFAULT
+    sample = [b["name"] for b in parse_imb((SAMPLES / "imb" / "rma_np2.txt").read_text())]
+    sample = list(dict.fromkeys(sample))
+    assert len(sample) == 7 and [n for n in DEFAULT if n in sample] == sample
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expected_blocks(DEFAULT, 2)
+    assert all(row[-1] == "0.00" for b in blocks for row in b["rows"])
+
+
 def test_rma_default_list_and_layout_match_real_imb_rma():
     """The real IMB-RMA sample's calling sequence: the same benchmark list
     (with its comments), blocks, MODE lines (non-aggregate first) and
@@ -149,20 +180,41 @@ def test_rma_default_list_and_layout_match_real_imb_rma():
         assert f"  {name} *\n" in r.stdout
 
 
-def test_rma_multi_mode(tmp_path):
+@busy_mpich(4)
+@pytest.mark.parametrize("outflag", ["0", "1"])
+def test_rma_multi_every_benchmark_checked(tmp_path, outflag):
+    """Every benchmark's Multi- form at 4 ranks (Get_local and Get_all_local
+    too): the group lines, and 0 defects in every row (-multi 1: every
+    group's own row)."""
     js = tmp_path / "m.jsonl"
-    r = rma(4, "Multi-Unidir_put", "Multi-Accumulate", "Multi-One_get_all", "-multi", "0",
-            "-msglog", "3", "-iter", "10,40,4,off", "-check", "--json", js)
+    names = ["Multi-" + n for n in FULL]
+    r = rma(4, *names, "-multi", outflag, "-msglog", "3", "-iter", "10,40,4,off", "-check",
+            "--json", js)
     assert r.returncode == 0, r
     blocks = parse_imb(r.stdout)
-    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == [
-        ("Multi-Unidir_put", 2, "NON-AGGREGATE"), ("Multi-Unidir_put", 2, "AGGREGATE"),
-        ("Multi-One_get_all", 2, None), ("Multi-One_get_all", 4, None),
-        ("Multi-Accumulate", 2, "NON-AGGREGATE"), ("Multi-Accumulate", 2, "AGGREGATE")]
-    assert blocks[0]["groups"] == [[0, 1], [2, 3]]
-    assert blocks[0]["header"][:3] == ["#bytes", "#repetitions", "t_min[usec]"]
-    assert all(row[-1] == "0.00" for b in blocks for row in b["rows"])
-    assert all(x["defects"] == 0 for x in read_jsonl(js) if x["type"] == "result")
+    assert [(b["name"], b["procs"], b["mode"]) for b in blocks] == expected_blocks(names, 4)
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert len(results) == sum(len(b["rows"]) for b in blocks)
+    it = iter(results)
+    for b in blocks:
+        ngroups = 4 // b["procs"]
+        assert b["groups"] == [list(range(g * b["procs"], (g + 1) * b["procs"]))
+                               for g in range(ngroups)], b
+        # multiple mode: t_min / t_max / t_avg over the groups' ranks
+        first = "t_pure[usec]" if b["name"] == "Multi-Truly_passive_put" else "t_min[usec]"
+        k = int(outflag)
+        assert b["header"][:k + 3] == ["#group"][:k] + ["#bytes", "#repetitions", first], b
+        lengths = sizes(b["name"][6:], "3")
+        if outflag == "1":
+            assert [(int(x[0]), int(x[1])) for x in b["rows"]] == [
+                (g, n) for n in lengths for g in range(ngroups)], b
+        else:
+            assert [int(x[0]) for x in b["rows"]] == lengths, b
+        for row in b["rows"]:
+            assert row[-1] == "0.00", (b["name"], b["procs"], b["mode"], row)
+            rec = next(it)
+            assert (rec["benchmark"], rec["procs"], rec["defects"]) == (b["name"], b["procs"], 0)
+            assert rec["group"] == (int(row[0]) if outflag == "1" else None)
 
 
 def test_rma_unknown_benchmark_is_a_user_error():

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void test_values(void)
 {
@@ -102,12 +103,88 @@ static void test_shuffled(void)
     block[5] ^= 0xff; /* inside rank 0's portion */
     CHECK(eb_io_check_shuffled(block, 10, 3, len) > 0);
 
-    /* a shared-pointer read: 6 bytes of owner 0's file found at offset 102 */
-    unsigned char got[6];
-    eb_io_fill(got, sizeof got, 0, 102);
-    CHECK_EQ_LONG(eb_io_check_somewhere(got, sizeof got, 0, 100, 104), 0);
-    CHECK(eb_io_check_somewhere(got, sizeof got, 0, 103, 104) > 0);
-    CHECK_EQ_LONG(eb_io_check_somewhere(got, 0, 0, 0, 0), 0);
+    /* shared-pointer reads of block 3 (x = 37, 4 ranks: 12 + 12 + 8 + 5
+     * bytes) of owner 0's file: the ranks' parts in the order 3, 1, 0, 2 */
+    size_t x = 37, lens[4], at = 3 * 37;
+    unsigned char file[37], got[37];
+    const unsigned char *piece[4];
+    for (int r = 0; r < 4; r++)
+        eb_io_portion(x, 4, r, &off, &lens[r]);
+    CHECK(lens[0] == 12 && lens[1] == 12 && lens[2] == 8 && lens[3] == 5);
+    eb_io_fill(file, x, 0, at);
+    const int order[4] = {3, 1, 0, 2};
+    size_t pos = 0;
+    for (int k = 0; k < 4; k++) {
+        int r = order[k];
+        eb_io_fill(got + pos, lens[r], 0, at + pos);
+        piece[r] = got + pos;
+        pos += lens[r];
+    }
+    CHECK_EQ_LONG(eb_io_check_tiling(file, x, 4, piece, lens), 0);
+    /* one flipped byte in what rank 0 read: the block is not covered */
+    got[5 + 12] ^= 1;
+    CHECK(eb_io_check_tiling(file, x, 4, piece, lens) > 0);
+    got[5 + 12] ^= 1;
+    /* two ranks that read the same part (rank 2 a copy of rank 1's bytes,
+     * where its own 8 bytes were due): some bytes read twice, others never */
+    unsigned char dup[8];
+    memcpy(dup, piece[1], 8);
+    piece[2] = dup;
+    CHECK(eb_io_check_tiling(file, x, 4, piece, lens) > 0);
+    /* data of the right file but the wrong block (at 2x instead of 3x) */
+    eb_io_fill(got, x, 0, 2 * 37);
+    for (int r = 0, p = 0; r < 4; p += (int)lens[r], r++)
+        piece[r] = got + p;
+    CHECK(eb_io_check_tiling(file, x, 4, piece, lens) > 0);
+    /* a piece that matches at more than one place: block 1 2 1 is [1 2][1],
+     * though [1] also fits first (then [1 2] would not): backtracking */
+    const unsigned char b3[3] = {1, 2, 1}, one[1] = {1}, onetwo[2] = {1, 2};
+    const unsigned char *p3[2] = {one, onetwo};
+    CHECK_EQ_LONG(eb_io_check_tiling(b3, 3, 2, p3, (size_t[]){1, 2}), 0);
+    const unsigned char b3other[3] = {1, 1, 2}; /* the other order */
+    CHECK_EQ_LONG(eb_io_check_tiling(b3other, 3, 2, p3, (size_t[]){1, 2}), 0);
+    const unsigned char b3no[3] = {2, 1, 1};
+    CHECK_EQ_LONG(eb_io_check_tiling(b3no, 3, 2, p3, (size_t[]){1, 2}), 3);
+    CHECK_EQ_LONG(eb_io_check_tiling(b3, 0, 2, p3, (size_t[]){0, 0}), 0);
+}
+
+/* IMB-IO's disjoint sections: for M repetitions of an X-byte portion split
+ * among np ranks, the ranks' parts never overlap, cover the file's M*X
+ * bytes (common file) or the rank's own M*len bytes (own file), and stay
+ * inside that extent. */
+static void test_sections(void)
+{
+    const size_t xs[] = {0, 1, 3, 4, 5, 37, 1000, 4096, 4097};
+    const long M = 7;
+    for (size_t ix = 0; ix < sizeof xs / sizeof xs[0]; ix++) {
+        size_t x = xs[ix];
+        for (int np = 1; np <= 5; np++) {
+            /* common file: count the ranks covering each byte */
+            unsigned char *cover = calloc((size_t)M * x + 1, 1);
+            for (long b = 0; b < M; b++)
+                for (int r = 0; r < np; r++) {
+                    size_t len, o = eb_io_section(x, np, r, 0, b, &len);
+                    CHECK(o + len <= (size_t)M * x);
+                    for (size_t k = 0; k < len && o + k < (size_t)M * x; k++)
+                        cover[o + k]++;
+                }
+            size_t wrong = 0;
+            for (size_t k = 0; k < (size_t)M * x; k++)
+                wrong += cover[k] != 1;
+            CHECK_EQ_LONG(wrong, 0);
+            free(cover);
+            /* own file: the rank's parts one after another from 0 */
+            for (int r = 0; r < np; r++) {
+                size_t len, end = 0;
+                for (long b = 0; b < M; b++) {
+                    size_t o = eb_io_section(x, np, r, 1, b, &len);
+                    CHECK_EQ_LONG(o, end);
+                    end = o + len;
+                }
+                CHECK_EQ_LONG(end, (size_t)M * len);
+            }
+        }
+    }
 }
 
 int main(void)
@@ -117,5 +194,6 @@ int main(void)
     test_names();
     test_hints();
     test_shuffled();
+    test_sections();
     UNIT_DONE();
 }
