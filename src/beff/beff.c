@@ -577,12 +577,23 @@ static long measure(beff_run *r)
 
 /* ------------------------------------------------------------ the run */
 
+/* The result records a whole run writes, one per b(pat, L, mthd, rep): the
+ * launcher's progress bar (python/effbench/launcher.py) counts towards it. */
+static long long planned_rows(const beff_run *r)
+{
+    long long per_length = 0;
+    for (int p = 0; p < r->npat; p++)
+        per_length += r->pat[p].sendrecv_only ? 1 : r->nmeth;
+    return per_length * BEFF_NLEN * BEFF_REPS;
+}
+
 /* The run record (collective: the host list); the caller emits it. */
 static void run_json(eb_json *jp, const beff_run *r)
 {
     eb_json j;
     eb_jsonl_run_begin(&j, "beff", &r->si, r->opt.check);
     eb_json_object(&j, "options");
+    eb_json_int(&j, "planned_rows", planned_rows(r));
     eb_json_int(&j, "mem_per_proc_mb", r->opt.mem_mib);
     eb_json_bool(&j, "mem_detected", r->opt.mem_detected);
     eb_json_int(&j, "l_max_bytes", r->lmax);

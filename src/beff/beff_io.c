@@ -32,6 +32,8 @@ static void usage(void)
            "  --rewrite-type0-only    release 2.0 mode: rewrite only pattern type 0\n"
            "  --mem-per-proc MIB      memory per process (default: node memory / ranks per node)\n"
            "  --mem-per-node MIB      memory per node (divided by the ranks per node)\n"
+           "  --mem-total MIB         total memory MT of the system (default: memory per\n"
+           "                          process x processes)\n"
            "  --check                 write and verify every byte (not for publication)\n"
            "  --keep                  keep the files\n"
            "  --json FILE             JSON Lines output\n"
@@ -100,7 +102,7 @@ static char *read_text_file(const char *path, char *err, size_t errlen)
 static void parse_options(bio_run *r, int argc, char **argv)
 {
     const char *partitions = "auto";
-    double mem_proc = 0, mem_node = 0;
+    double mem_proc = 0, mem_node = 0, mem_total = 0;
     r->T = 1800;
     r->path = ".";
     for (int i = 1; i < argc; i++) {
@@ -130,6 +132,8 @@ static void parse_options(bio_run *r, int argc, char **argv)
             mem_proc = parse_number("--mem-per-proc", opt_value(argc, argv, &i, "--mem-per-proc"), 1);
         } else if (is_opt(a, "--mem-per-node")) {
             mem_node = parse_number("--mem-per-node", opt_value(argc, argv, &i, "--mem-per-node"), 1);
+        } else if (is_opt(a, "--mem-total")) {
+            mem_total = parse_number("--mem-total", opt_value(argc, argv, &i, "--mem-total"), 1);
         } else if (!strcmp(a, "--keep")) {
             r->keep = 1;
         } else if (!strcmp(a, "--check")) {
@@ -170,6 +174,19 @@ static void parse_options(bio_run *r, int argc, char **argv)
     r->mem_mib = (long long)m;
     r->mpart = bio_mpart((double)r->mem_mib * BIO_MIB);
     bio_pattern_table(r->mpart, r->tab);
+    /* MT: only printed (header, share of the total memory moved), as the
+     * original's -MT; M_PART follows the memory per process. */
+    r->mem_total_mib = r->mem_mib * r->P;
+    if (mem_total > 0) {
+        if ((long long)mem_total < r->mem_total_mib) {
+            snprintf(err, sizeof err, "--mem-total %lld: less than the memory of the %d "
+                     "processes (%d x %lld MiB = %lld MiB)", (long long)mem_total, r->P, r->P,
+                     r->mem_mib, r->mem_total_mib);
+            eb_exit_all(EB_EXIT_USAGE, err);
+        }
+        r->mem_total_mib = (long long)mem_total;
+        r->mem_total_given = 1;
+    }
 
     if (r->hints_path) {
         char *text = read_text_file(r->hints_path, err, sizeof err);
@@ -179,6 +196,14 @@ static void parse_options(bio_run *r, int argc, char **argv)
         free(text);
         if (r->nhints < 0)
             eb_exit_all(EB_EXIT_USAGE, err);
+        /* MPI_Info_set would fail (fatally, by default) on a longer key */
+        for (int h = 0; h < r->nhints; h++)
+            if (strlen(r->hints[h].key) >= MPI_MAX_INFO_KEY) {
+                snprintf(err, sizeof err, "%s:%d: key `%s` is longer than the %d characters "
+                         "this MPI library allows (MPI_MAX_INFO_KEY)", r->hints_path,
+                         r->hints[h].line, r->hints[h].key, MPI_MAX_INFO_KEY - 1);
+                eb_exit_all(EB_EXIT_USAGE, err);
+            }
     }
 }
 
@@ -489,6 +514,71 @@ static MPI_Info make_info(const bio_run *r, int t)
     return info;
 }
 
+/* --hints: the value the MPI-IO library reports for every hint given to
+ * type t (MPI_File_get_info on the open file), for the reporters. */
+static void read_back_hints(bio_run *r, int t, MPI_File fh)
+{
+    MPI_Info used = MPI_INFO_NULL;
+    if (MPI_File_get_info(fh, &used) != MPI_SUCCESS)
+        used = MPI_INFO_NULL;
+    for (int h = 0; h < r->nhints; h++) {
+        r->hint_found[h] = 0;
+        if (used != MPI_INFO_NULL && (r->hints[h].types & (1 << t)))
+            MPI_Info_get(used, r->hints[h].key, (int)sizeof r->hint_used[h] - 1,
+                         r->hint_used[h], &r->hint_found[h]);
+    }
+    if (used != MPI_INFO_NULL)
+        MPI_Info_free(&used);
+}
+
+/* --check, after a write or rewrite: the file, closed, is opened again and
+ * every process reads its share back (MPI_File_read_at, default view) and
+ * compares every word with offset/8 + tag, so the data of every write is
+ * proven when it is written, not only by the read phase, which sees what
+ * the rewrite left.  `size`: the bytes the patterns claim to have written
+ * (type 2: this process's file).  Collective over the file's communicator.
+ * Returns the wrong or missing words, plus 1 when the file's size differs;
+ * *checked gets the bytes compared. */
+static long long verify_written(const type_ctx *c, MPI_Comm fcomm, const char *name,
+                                long long size, long long *checked)
+{
+    long long words = size / 8, w0 = 0, w1 = words;
+    if (c->t != 2) { /* one shared file: a contiguous share per process */
+        w0 = words * c->k / c->n;
+        w1 = words * (c->k + 1) / c->n;
+    }
+    long long bad = 0, x = w0;
+    struct stat st;
+    if ((c->t == 2 || c->k == 0) && (stat(name, &st) != 0 || st.st_size != size))
+        bad++;
+    MPI_File fh;
+    int failed = MPI_File_open(fcomm, name, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS;
+    int any = failed;
+    MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, fcomm);
+    if (any) { /* counted as missing below */
+        if (!failed)
+            MPI_File_close(&fh);
+    } else {
+        const long long block = BIO_MIB / 8; /* words per call; the buffer holds more */
+        uint64_t *w = (uint64_t *)c->buf;
+        while (x < w1) {
+            int n = (int)(w1 - x < block ? w1 - x : block), got = 0;
+            MPI_Status st_;
+            if (MPI_File_read_at(fh, (MPI_Offset)(x * 8), w, n, MPI_DOUBLE, &st_) == MPI_SUCCESS)
+                MPI_Get_count(&st_, MPI_DOUBLE, &got);
+            if (got <= 0)
+                break;
+            for (int i = 0; i < got; i++)
+                bad += w[i] != (uint64_t)(x + i) + c->tag;
+            x += got;
+        }
+        MPI_File_close(&fh);
+    }
+    bad += w1 - x; /* words that could not be read are missing */
+    *checked = (x - w0) * 8;
+    return bad;
+}
+
 /* One pattern type of one access method on one partition (members only).
  * Returns NULL or an error message for the whole job. */
 static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, char *err,
@@ -525,8 +615,19 @@ static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, c
             MPI_File_close(&c.fh);
         if (c.info != MPI_INFO_NULL)
             MPI_Info_free(&c.info);
+        for (char *q = es; *q; q++) /* MPICH's strings hold an error stack: one line */
+            if (*q == '\n')
+                *q = ' ';
         snprintf(err, errlen, "MPI_File_open %.300s (%s): %s", name, bio_access_names[a], es);
         return err;
+    }
+    /* the hints in use, on rank 0 (in every partition); not part of the
+     * measured time */
+    double t_hints = 0;
+    if (c.info != MPI_INFO_NULL && c.k == 0) {
+        double th = MPI_Wtime();
+        read_back_hints(r, t, c.fh);
+        t_hints = MPI_Wtime() - th;
     }
     if (t == 2)
         set_view(&c, 0, MPI_DOUBLE);
@@ -553,12 +654,20 @@ static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, c
         tm[4 * p + 2] = tr->pat[p].t_check;
         tm[4 * p + 3] = tr->pat[p].t_sync;
     }
-    tm[4 * np] = t_end - t0;
+    tm[4 * np] = t_end - t0 - t_hints;
     tm[4 * np + 1] = t_opened - t0;
     tm[4 * np + 2] = t_end - tc;
     MPI_Allreduce(MPI_IN_PLACE, tm, 4 * np + 3, MPI_DOUBLE, MPI_MAX, pt->comm);
-    long long errors = c.errors;
-    MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_LONG_LONG, MPI_SUM, pt->comm);
+    long long checked[2] = {0, 0}; /* bytes compared, wrong words */
+    tr->verified_bytes = -1;
+    if (r->check && a != BIO_READ) {
+        long long size = t <= 2 ? c.base : (long long)pt->n * pt->lseg;
+        checked[1] = verify_written(&c, fcomm, name, size, &checked[0]);
+    }
+    long long errors[3] = {c.errors, checked[0], checked[1]};
+    MPI_Allreduce(MPI_IN_PLACE, errors, 3, MPI_LONG_LONG, MPI_SUM, pt->comm);
+    if (r->check && a != BIO_READ)
+        tr->verified_bytes = errors[1];
     tr->bytes = 0;
     for (int p = 0; p < np; p++) {
         tr->pat[p].t = tm[4 * p];
@@ -571,9 +680,9 @@ static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, c
     tr->t_open = tm[4 * np + 1];
     tr->t_close = tm[4 * np + 2];
     tr->bw = tr->bytes / tr->t / 1e6;
-    tr->errors = errors;
+    tr->errors = errors[0] + errors[2];
     tr->ran = 1;
-    pt->errors += errors;
+    pt->errors += tr->errors;
     return NULL;
 }
 
@@ -614,6 +723,7 @@ static void compute_values(bio_run *r)
 static void options_json(eb_json *j, const bio_run *r)
 {
     eb_json_object(j, "options");
+    eb_json_int(j, "planned_rows", bio_planned_rows(r->tab, r->nparts, r->rewrite0));
     eb_json_num(j, "T_s", r->T);
     eb_json_array(j, "partitions");
     for (int i = 0; i < r->nparts; i++)
@@ -628,6 +738,8 @@ static void options_json(eb_json *j, const bio_run *r)
     eb_json_bool(j, "rewrite_type0_only", r->rewrite0);
     eb_json_int(j, "mem_per_proc_mib", r->mem_mib);
     eb_json_bool(j, "mem_detected", r->mem_detected);
+    eb_json_int(j, "mem_total_mib", r->mem_total_mib);
+    eb_json_bool(j, "mem_total_given", r->mem_total_given);
     eb_json_int(j, "m_part_bytes", r->mpart);
     eb_json_bool(j, "keep", r->keep);
     eb_json_close(j);
@@ -720,6 +832,7 @@ static void load_resumed(bio_run *r, eb_resume *rs, const char *path, char *old_
             tr->t_close = eb_jsonl_num(row, "t_close_us") * 1e-6;
             tr->bw = eb_jsonl_num(row, "mb_per_s");
             tr->errors = eb_jsonl_int(row, "errors", 0);
+            tr->verified_bytes = eb_jsonl_int(row, "verified_bytes", -1);
             snprintf(tr->file, sizeof tr->file, "%s", file);
             if (t == 3 && a == BIO_WRITE)
                 pt->lseg = eb_jsonl_int(row, "segment_bytes", 0);
@@ -868,6 +981,19 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
         if (r->part[i].comm != MPI_COMM_NULL)
             MPI_Comm_free(&r->part[i].comm);
     the_run = NULL;
+    /* As b_eff with a bad byte: everything measured is out, the run failed.
+     * Rank 0 is in every partition: its count is the run's. */
+    long long errors = r->errors;
+    MPI_Bcast(&errors, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (errors > 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "I/O errors: %lld (failed or short calls, wrong data read "
+                 "or read back)", errors);
+        if (rank == 0)
+            fprintf(stderr, "effbench: b_eff_io: %s: the result is NOT VALID\n", msg);
+        eb_jsonl_end("error", msg);
+        return EB_EXIT_FAILURE;
+    }
     eb_jsonl_end("ok", NULL);
     return EB_EXIT_OK;
 }

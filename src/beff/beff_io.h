@@ -26,7 +26,9 @@ typedef struct {
     double t, t_open, t_close; /* open .. close, max over processes */
     long long bytes;
     double bw;                 /* MB/s (1e6 bytes/s) */
-    long long errors;          /* failed calls + wrong words read, all processes */
+    long long errors;          /* failed calls + wrong words read or read back, all processes */
+    long long verified_bytes;  /* --check, writes: bytes read back after close, all processes;
+                                  -1 when not read back */
     char file[80];             /* file name without directory */
 } bio_type_res;
 
@@ -56,6 +58,8 @@ typedef struct {
     int rewrite0, keep, check;
     long long mem_mib;         /* memory per process, MiB */
     int mem_detected;
+    long long mem_total_mib;   /* total memory MT, MiB (default mem_mib * P) */
+    int mem_total_given;       /* --mem-total */
     /* derived */
     int P;
     long long mpart;
@@ -67,6 +71,11 @@ typedef struct {
     double elapsed;
     long long errors;
     eb_sysinfo si;
+    /* Rank 0: the hints of the pattern type run last, as MPI_File_get_info
+     * reported them after its open; the reporters print them right after.
+     * hint_found[h] is 0 when the library did not report hint h. */
+    int hint_found[BIO_MAX_HINTS];
+    char hint_used[BIO_MAX_HINTS][256];
 } bio_run;
 
 /* Reporters (rank 0 only). */

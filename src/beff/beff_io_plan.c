@@ -242,10 +242,16 @@ int bio_parse_hints(const char *text, const char *fname, bio_hint out[BIO_MAX_HI
         if (!*s)
             continue;
         char types[64], key[256], value[256];
-        int used = 0;
-        if (sscanf(s, "%63s %255s %n", types, key, &used) != 2 || !s[used])
+        int used = 0, key_at = 0, key_end = 0;
+        if (sscanf(s, "%63s %n%*s%n %n", types, &key_at, &key_end, &used) != 1 || !used ||
+            !s[used])
             return eb_err(err, errlen, "%s:%d: expected `TYPES KEY VALUE` (TYPES = all or "
                                        "e.g. 0,3), got `%s`", fname, lineno, s);
+        /* too long for the record: refused, not cut */
+        if ((size_t)(key_end - key_at) >= sizeof key || strlen(trim(s + used)) >= sizeof value)
+            return eb_err(err, errlen, "%s:%d: the key and the value may have at most %zu "
+                                       "characters each", fname, lineno, sizeof key - 1);
+        snprintf(key, sizeof key, "%.*s", key_end - key_at, s + key_at);
         snprintf(value, sizeof value, "%s", trim(s + used));
         int mask = 0;
         if (!strcmp(types, "all")) {
@@ -267,11 +273,22 @@ int bio_parse_hints(const char *text, const char *fname, bio_hint out[BIO_MAX_HI
         if (n == BIO_MAX_HINTS)
             return eb_err(err, errlen, "%s:%d: more than %d hints", fname, lineno, BIO_MAX_HINTS);
         out[n].types = mask;
+        out[n].line = lineno;
         snprintf(out[n].key, sizeof out[n].key, "%s", key);
         snprintf(out[n].value, sizeof out[n].value, "%s", value);
         n++;
     }
     return n;
+}
+
+long long bio_planned_rows(const bio_type_table tab[BIO_NTYPES], int nparts, int rewrite0)
+{
+    long long rows = 0;
+    for (int a = 0; a < BIO_NACCESS; a++)
+        for (int t = 0; t < BIO_NTYPES; t++)
+            if (!(a == BIO_REWRITE && rewrite0 && t > 0))
+                rows += tab[t].npat + 1;
+    return rows * nparts;
 }
 
 unsigned long long bio_word_tag(int type, int rank)

@@ -70,6 +70,11 @@ long long bio_next_batch(long long done, double elapsed, double target, long lon
 long long bio_segment(const bio_type_table tab[BIO_NTYPES], long long rep[BIO_NTYPES][BIO_MAX_PAT],
                       long long rep34[BIO_MAX_PAT], long long *filler);
 
+/* The result records of a run: per partition and access method, one per
+ * pattern and one per pattern type (the rewrite only type 0's with
+ * rewrite0).  Time-driven runs still write a fixed number of records. */
+long long bio_planned_rows(const bio_type_table tab[BIO_NTYPES], int nparts, int rewrite0);
+
 /* An access method: (2 * type0 + type1 + type2 + type3 + type4) / 6. */
 double bio_method_value(const double type_bw[BIO_NTYPES]);
 /* A partition: 0.25 write + 0.25 rewrite + 0.5 read. */
@@ -81,6 +86,7 @@ double bio_rel21_value(const double write_types[BIO_NTYPES], double rewrite_type
  * 0..4; `#` starts a comment. */
 typedef struct {
     int types;  /* bit t set: applies to pattern type t */
+    int line;   /* in the file, for messages */
     char key[256], value[256];
 } bio_hint;
 /* Returns the number of hints or -1 with err naming fname:line. */

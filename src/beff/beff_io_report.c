@@ -37,7 +37,7 @@ void bio_print_header(const bio_run *r)
     printf("-N ");
     for (int i = 0; i < r->nparts; i++)
         printf("%s%d", i ? "," : " ", r->parts[i]);
-    printf(" T=%g, MT=%lld MBytes%s%s\n", r->T, r->mem_mib * r->P,
+    printf(" T=%g, MT=%lld MBytes%s%s\n", r->T, r->mem_total_mib,
            r->rewrite0 ? ", rewrite type 0 only" : "", r->check ? ", --check" : "");
     printf("PATH=%s, PREFIX=%s\n", r->path, r->prefix);
     if (r->hints_path)
@@ -83,9 +83,25 @@ void bio_print_type(const bio_run *r, const bio_part *pt, int a, int t)
            tr->bw);
     if (t >= 3)
         printf(" Lseg=%lld MBytes", pt->lseg / BIO_MIB);
+    if (tr->verified_bytes >= 0)
+        printf(" read back=%.3f MB", mb(tr->verified_bytes));
     if (tr->errors)
         printf(" ERRORS=%lld", tr->errors);
     printf("\n");
+    /* --hints: each hint of this type with the value MPI_File_get_info
+     * reported after the open (rank 0's file) */
+    int first = 1;
+    for (int h = 0; h < r->nhints; h++) {
+        if (!(r->hints[h].types & (1 << t)))
+            continue;
+        printf("%s %s=%s", first ? "   hints in use:" : ",", r->hints[h].key,
+               r->hint_found[h] ? r->hint_used[h] : "(not reported)");
+        if (!r->hint_found[h] || strcmp(r->hint_used[h], r->hints[h].value) != 0)
+            printf(" (given %s)", r->hints[h].value);
+        first = 0;
+    }
+    if (!first)
+        printf("\n");
     fflush(stdout);
 }
 
@@ -195,7 +211,7 @@ static void print_partition(const bio_run *r, const bio_part *pt)
     printf("Total amount of data written/read with each access method: %.3f MBytes\n",
            wb / (double)BIO_MIB);
     printf("  = %.1f percent of the total memory (%lld MBytes)\n\n",
-           100.0 * wb / (double)BIO_MIB / (double)(r->mem_mib * r->P), r->mem_mib * r->P);
+           100.0 * wb / (double)BIO_MIB / (double)r->mem_total_mib, r->mem_total_mib);
     if (r->fs_cache_mib > 0) {
         for (int a = 0; a < BIO_NACCESS; a++) {
             double moved = pt->method_bytes[a] / (double)BIO_MIB;
@@ -328,6 +344,21 @@ void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t)
     eb_json_num(&j, "t_close_us", tr->t_close * 1e6);
     eb_json_num(&j, "mb_per_s", tr->bw);
     eb_json_int(&j, "errors", tr->errors);
+    if (tr->verified_bytes >= 0)
+        eb_json_int(&j, "verified_bytes", tr->verified_bytes);
+    else
+        eb_json_null(&j, "verified_bytes");
+    eb_json_array(&j, "hints");
+    for (int h = 0; h < r->nhints; h++) {
+        if (!(r->hints[h].types & (1 << t)))
+            continue;
+        eb_json_object(&j, NULL);
+        eb_json_str(&j, "key", r->hints[h].key);
+        eb_json_str(&j, "given", r->hints[h].value);
+        eb_json_str(&j, "used", r->hint_found[h] ? r->hint_used[h] : NULL);
+        eb_json_close(&j);
+    }
+    eb_json_close(&j);
     eb_json_str(&j, "file", tr->file);
     if (t >= 3)
         eb_json_int(&j, "segment_bytes", pt->lseg);
@@ -347,6 +378,7 @@ void bio_json_summary(const bio_run *r)
     eb_json_int(&j, "procs", r->part[r->best].n);
     eb_json_num(&j, "b_eff_io_rel21_mb_per_s", r->rel21);
     eb_json_int(&j, "mem_per_proc_mib", r->mem_mib);
+    eb_json_int(&j, "mem_total_mib", r->mem_total_mib);
     eb_json_num(&j, "T_s", r->T);
     eb_json_num(&j, "T_partition_s", t_partition(r));
     eb_json_bool(&j, "rewrite_type0_only", r->rewrite0);

@@ -128,6 +128,8 @@ def test_beff_run(np_, tmp_path):
     assert len(keys) == len(results)
     npp = 1 if "one PingPong Pair" in want_names else 0
     assert len(results) == ((len(want_names) - npp) * 3 + npp) * 21 * 3
+    # the launcher's progress bar counts the result records towards planned_rows
+    assert opts["planned_rows"] == len(results)
     for x in results:
         assert x["component"] == "beff" and x["procs"] == np_
         assert x["bytes"] == LENGTHS_4MB[x["length_index"]]
@@ -222,6 +224,9 @@ def test_beff_split_nonblocking_and_rmax(tmp_path):
     results = [x for x in recs if x["type"] == "result"]
     assert {x["method"] for x in results} == {"sendrecv", "alltoallv", "nonblocking",
                                               "irecv_send", "isend_recv"}
+    # five methods but one for the ping-pong pair
+    assert recs[0]["options"]["planned_rows"] == len(results) == \
+        ((len(recs[0]["options"]["patterns"]) - 1) * 5 + 1) * 21 * 3
     assert all(x["defects"] == 0 for x in results)
     s = [x for x in recs if x["type"] == "summary"][0]
     assert s["b_eff_mb_per_s"] == pytest.approx(recompute(results)[0], rel=1e-12)

@@ -1,17 +1,21 @@
 """b_eff_io under 1..4 ranks with a schedule of a few seconds in a temporary
-directory: the bytes every pattern claims are in the files (sizes and every
-word checked after a --keep run), read data verified in the program
-(--check, 0 errors), the schedule and the repeat rules, the summary equal to
-the value recomputed from the JSON records, files removed, clear errors."""
+directory: the bytes every pattern claims are in the files (every write and
+rewrite read back by the program under --check, sizes and every word checked
+again after a --keep run), read data verified in the program (--check, 0
+errors), the schedule and the repeat rules, the summary equal to the value
+recomputed from the JSON records, planned_rows, the hints in use, MT, files
+removed also when the run stops on an error, clear errors."""
 import array
 import math
 import os
 import re
+import subprocess
 import sys
+import time
 
 import pytest
 
-from effb import read_jsonl, run
+from effb import BUILD, MPI, env, mpiexec, read_jsonl, run
 
 MIB = 1048576
 NPAT = [9, 8, 8, 9, 9]
@@ -62,6 +66,8 @@ def records(js):
     types = [r for r in recs if r["type"] == "result" and r["level"] == "type"]
     summ = [r for r in recs if r["type"] == "summary"]
     assert len(summ) == 1
+    # the launcher's progress bar counts every result record towards planned_rows
+    assert len(pats) + len(types) == recs[0]["options"]["planned_rows"]
     # the contract's core fields (docs/json-lines.md): no time per repetition (t_us is the
     # pattern's time); a type's total has no chunk size (bytes 0) and no repetition count
     for x in pats + types:
@@ -80,6 +86,7 @@ def check_run(r, js, np, parts, T, rewrite0=False):
     assert m, lines[-1]
     assert recs[0]["options"]["partitions"] == parts
     assert recs[0]["options"]["m_part_bytes"] == 2 * MIB
+    check = recs[0]["check"]
     tpart = T / len(parts)
     values = {}
     for n in parts:
@@ -100,6 +107,11 @@ def check_run(r, js, np, parts, T, rewrite0=False):
                 assert tr["errors"] == 0
                 assert tr["benchmark"] == NAMES[t]
                 assert tr["moved_bytes"] == sum(x["moved_bytes"] for x in pr)
+                # --check reads every write and rewrite back after the close: all the
+                # bytes the patterns claim (type 2: n files, types 3/4: n segments with
+                # the filler), every word as written (errors 0 above)
+                assert tr["verified_bytes"] == (tr["moved_bytes"] if check and acc != "read"
+                                                else None), tr
                 assert tr["mb_per_s"] == pytest.approx(tr["moved_bytes"] / tr["t_us"], rel=1e-12)
                 bw[(acc, t)] = tr["mb_per_s"]
                 for p, x in enumerate(pr):
@@ -167,6 +179,23 @@ def check_run(r, js, np, parts, T, rewrite0=False):
     return values, pats
 
 
+def check_total_memory(r, js, mt, given):
+    """MT in the header, the run record and the summary, and each partition's
+    share of it ("percent of the total memory"); M_PART does not depend on it
+    (check_run: 2 MiB)."""
+    recs = read_jsonl(js)
+    assert re.search(rf"^-N  [\d,]+ T=\S+, MT={mt} MBytes", r.stdout, re.M), r.stdout[:600]
+    assert recs[0]["options"]["mem_total_mib"] == mt
+    assert recs[0]["options"]["mem_total_given"] is given
+    summ = next(x for x in recs if x["type"] == "summary")
+    assert summ["mem_total_mib"] == mt
+    for part in summ["partitions"]:
+        wb = part["write_bytes"]
+        assert f"Total amount of data written/read with each access method: {wb / MIB:.3f} " \
+               f"MBytes\n  = {100 * wb / MIB / mt:.1f} percent of the total memory ({mt} MBytes)" \
+            in r.stdout
+
+
 def expected_files(values, pats, prefix):
     """(file name, size, type, rank) of every file the run must leave with --keep."""
     out = []
@@ -193,6 +222,7 @@ def test_beff_io_files_and_summary(tmp_path, np):
     r = run(np, "b_eff_io", "-T", T, "--mem-per-proc", 64, "--path", d, "--check", "--keep",
             "--json", js, timeout=120)
     values, pats = check_run(r, js, np, DEFAULT_PARTS[np], T)
+    check_total_memory(r, js, 64 * np, False)
     prefix = re.search(r"PREFIX=(\S+)", r.stdout).group(1)
     files = expected_files(values, pats, prefix)
     assert sorted(os.listdir(d)) == sorted(f[0] for f in files)
@@ -206,13 +236,14 @@ def test_beff_io_files_and_summary(tmp_path, np):
     assert r.elapsed < 120  # MPICH busy-polls: 4 ranks on 2 cores take ~50 s
 
 
-def test_beff_io_removes_files_rewrite0(tmp_path):
+def test_beff_io_removes_files_rewrite0_mem_total(tmp_path):
     d = tmp_path / "io"
     d.mkdir()
     js = tmp_path / "bio.jsonl"
     r = run(2, "effbench", "beff-io", "-T", 2, "--partitions", "2", "--mem-per-proc", 64,
-            "--path", d, "--rewrite-type0-only", "--json", js, timeout=120)
+            "--mem-total", 1000, "--path", d, "--rewrite-type0-only", "--json", js, timeout=120)
     check_run(r, js, 2, [2], 2, rewrite0=True)
+    check_total_memory(r, js, 1000, True)
     assert os.listdir(d) == []
     assert "   2 PEs      total-rewrite" in r.stdout
     row = [line for line in r.stdout.splitlines() if "total-rewrite" in line][0]
@@ -224,15 +255,34 @@ def test_beff_io_alias_hints_and_cache_warning(tmp_path):
     d.mkdir()
     hints = tmp_path / "hints"
     hints.write_text("# ROMIO hints; unknown keys are ignored by MPI\n"
-                     "all romio_cb_write enable\n0,4 cb_buffer_size 1048576\n")
+                     "all romio_cb_write enable\n0,4 cb_buffer_size 1048576\n"
+                     "2 effbench_no_such_hint x\n")
+    js = tmp_path / "bio.jsonl"
     r = run(1, "effbench", "beff_io", "-T", 1, "--mem-per-proc", 64, "--path", d,
-            "--hints", hints, "--fs-cache", 100000, timeout=60)
+            "--hints", hints, "--fs-cache", 100000, "--json", js, timeout=60)
     assert r.returncode == 0, r
-    assert "HINTS=%s (2 hints)" % hints in r.stdout
+    assert "HINTS=%s (3 hints)" % hints in r.stdout
     assert re.search(r"b_eff_io: 1 processes, write moved [\d.]+ MiB < 20 x --fs-cache "
                      r"100000.0 MiB", r.stderr), r.stderr
     assert "WARNING: write moved" in r.stdout
     assert os.listdir(d) == []
+    # the hints in use, as MPI_File_get_info reports them after each open: both
+    # libraries keep these two ROMIO hints; for an unknown key Open MPI 4.1 (ompio
+    # and romio321 alike) hands back the info it was given, MPICH's ROMIO drops it
+    bogus = "x" if MPI == "openmpi" else None
+    want = {t: [("romio_cb_write", "enable", "enable")]
+            + ([("cb_buffer_size", "1048576", "1048576")] if t in (0, 4) else [])
+            + ([("effbench_no_such_hint", "x", bogus)] if t == 2 else []) for t in range(5)}
+    types = [x for x in read_jsonl(js) if x["type"] == "result" and x["level"] == "type"]
+    assert len(types) == 15
+    for x in types:
+        assert [(h["key"], h["given"], h["used"]) for h in x["hints"]] == \
+            want[x["pattern_type"]], x
+    lines = re.findall(r"^   hints in use: .*$", r.stdout, re.M)
+    proto = {t: "   hints in use: " + ", ".join(
+        f"{k}={u}" if u == g else f"{k}={u or '(not reported)'} (given {g})"
+        for k, g, u in want[t]) for t in range(5)}
+    assert lines == [proto[t] for t in range(5)] * 3
 
 
 @pytest.mark.parametrize("np", [1, 3])
@@ -249,6 +299,57 @@ def test_beff_io_unwritable_path(tmp_path, np):
     r = run(np, "b_eff_io", "-T", 1, "--path", plain, timeout=30)
     assert r.returncode == 2, r
     assert f"effbench: error: --path {plain}: not a directory" in r.stderr
+    # a directory that exists but takes no files, not even from root (the tests
+    # run as root, to whom chmod 555 is no obstacle): /proc refuses to create
+    # any name (ENOENT, also when mounted read-only)
+    r = run(np, "b_eff_io", "-T", 1, "--path", "/proc", timeout=30)
+    assert r.returncode == 2, r
+    assert [x for x in r.stderr.splitlines() if x.startswith("effbench: error:")] == \
+        ["effbench: error: --path /proc: cannot create files: No such file or directory"]
+    assert r.stdout == ""
+    assert r.elapsed < 5
+
+
+def test_beff_io_error_mid_run_removes_files(tmp_path):
+    """A run that stops on an error after its files exist: the write of pattern
+    type 3 cannot open its file (the test puts a directory in its place while
+    type 0 is writing); the job stops with status 1 and that message, the JSON
+    keeps the rows measured and ends with status error, and every file the run
+    created (types 0-2, one type-2 file per rank) is gone."""
+    d = tmp_path / "io"
+    d.mkdir()
+    js = tmp_path / "bio.jsonl"
+    # T = 8 s: the writes of types 0-2 take 8/3 x 44/64 = 1.8 s, while the test
+    # looks every 5 ms for type 0's file
+    cmd = mpiexec(2) + [str(BUILD / "b_eff_io"), "-T", "8", "--partitions", "2",
+                        "--mem-per-proc", "64", "--path", str(d), "--json", str(js)]
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env())
+    squat = None
+    while proc.poll() is None and squat is None and time.monotonic() - t0 < 60:
+        for f in os.listdir(d):
+            m = re.fullmatch(r"(b_eff_io_\d+)_n002_t0", f)
+            if m:
+                assert not any(x.endswith("_t3") for x in os.listdir(d)), "type 3 already open"
+                squat = d / f"{m.group(1)}_n002_t3"
+                squat.mkdir()
+        time.sleep(0.005)
+    out, err = proc.communicate(timeout=120)
+    assert squat is not None, (out, err)
+    assert proc.returncode == 1, (out, err)
+    lines = [x for x in err.splitlines() if x.startswith("effbench: error:")]
+    assert len(lines) == 1 and lines[0].startswith(
+        f"effbench: error: MPI_File_open {squat} (write): "), err
+    assert os.listdir(d) == [squat.name]
+    recs = read_jsonl(js)
+    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "error"
+    assert recs[-1]["message"] == lines[0][len("effbench: error: "):]
+    types = [(x["access"], x["pattern_type"]) for x in recs
+             if x["type"] == "result" and x["level"] == "type"]
+    assert types == [("write", 0), ("write", 1), ("write", 2)]
+    assert not any(x["type"] == "summary" for x in recs)
+    assert len(re.findall(r"^ total pattern type:", out, re.M)) == 3
 
 
 @pytest.mark.parametrize("args,msg", [
@@ -260,12 +361,25 @@ def test_beff_io_unwritable_path(tmp_path, np):
     (["--resume", "/nonexistent/x.jsonl"],
      "--resume /nonexistent/x.jsonl: cannot read: No such file or directory"),
     (["--hints", "@HINTS"], "@HINTS:2: `5` is not `all` or a list of pattern types 0..4"),
+    # MPI_Info_set would abort the job on a key longer than the library's limit
+    (["--hints", "@LONGKEY"], "@LONGKEY:2: key `@KEY` is longer than the @MAX characters this "
+     "MPI library allows (MPI_MAX_INFO_KEY)"),
+    (["--mem-total", "0"], "--mem-total 0: expected a number >= 1"),
+    (["--mem-per-proc", "64", "--mem-total", "100"],
+     "--mem-total 100: less than the memory of the 2 processes (2 x 64 MiB = 128 MiB)"),
 ])
 def test_beff_io_bad_options(tmp_path, args, msg):
     hints = tmp_path / "hints"
     hints.write_text("all a b\n5 key value\n")
-    args = [str(hints) if a == "@HINTS" else a for a in args]
-    msg = msg.replace("@HINTS", str(hints))
+    # MPI_MAX_INFO_KEY - 1: Open MPI 35, MPICH 254
+    limit = 35 if MPI == "openmpi" else 254
+    key = "k" * (limit + 1)
+    longkey = tmp_path / "longkey"
+    longkey.write_text(f"all {'k' * limit} fits\nall {key} 1\n")
+    subst = {"@HINTS": str(hints), "@LONGKEY": str(longkey), "@KEY": key, "@MAX": str(limit)}
+    args = [subst.get(a, a) for a in args]
+    for k, v in subst.items():
+        msg = msg.replace(k, v)
     r = run(2, "b_eff_io", *args, "--path", tmp_path, timeout=30)
     assert r.returncode == 2, r
     assert f"effbench: error: {msg}" in r.stderr, r.stderr

@@ -13,9 +13,13 @@ Which row:
 - b_eff and b_eff_io: their repetition counts follow measured times, so the
   count of a clean run does not carry over to a second run; the first
   counted buffer is flipped instead: b_eff's first message (the checked pass
-  of the first record), b_eff_io's first read (the first `read` type
-  record; its errors are reported per pattern type, not per pattern).
-SKaMPI has no verification mode (its `defects` are always null): not covered.
+  of the first record), b_eff_io's first read (its errors are reported per
+  pattern type, not per pattern): without --check the read phase's first
+  call (the first `read` type record), with --check the read-back of the
+  first write (the first type record).  b_eff_io then exits with status 1
+  and an `end` record of status "error", everything measured written.
+SKaMPI's `--check` is shown to catch a flipped byte in
+tests/mpi/test_skampi_datatypes.py (test_corrupted_byte_found).
 """
 import re
 
@@ -65,11 +69,11 @@ def results(recs):
 
 
 def flip_is_reported(tmp_path, program, args, flipped_row, rows_of=results, field="defects",
-                     at=None):
+                     at=None, flipped_status=0):
     """A clean run has 0 in `field` of every row; flipping the at-th counted
     buffer (default: the last) gives >= 1 in rows[flipped_row(rows)] and 0
-    in every other row.  Both runs must succeed; returns the flipped run's
-    records."""
+    in every other row.  The clean run must succeed, the flipped one exit
+    with flipped_status; returns the flipped run's (Result, records)."""
     r, recs, n = under_library(tmp_path, "clean", program, *args)
     assert r.returncode == 0, r
     clean = rows_of(recs)
@@ -77,13 +81,13 @@ def flip_is_reported(tmp_path, program, args, flipped_row, rows_of=results, fiel
     assert n > 0
 
     r, recs, _ = under_library(tmp_path, "corrupt", program, *args, at=at or n)
-    assert r.returncode == 0, r
+    assert r.returncode == flipped_status, r
     rows = rows_of(recs)
     assert len(rows) == len(clean)
     k = flipped_row(rows)
     assert rows[k][field] >= 1, rows[k]
     assert [x[field] for i, x in enumerate(rows) if i != k] == [0] * (len(rows) - 1)
-    return recs
+    return r, recs
 
 
 def extra_args(program, tmp_path):
@@ -106,14 +110,25 @@ def test_beff_reports_the_first_flipped_message(tmp_path):
     flip_is_reported(tmp_path, "b_eff", args, lambda rows: 0, at=1)
 
 
-def test_beff_io_reports_the_first_flipped_read(tmp_path):
+@pytest.mark.parametrize("check", [False, True])
+def test_beff_io_reports_the_first_flipped_read(tmp_path, check):
     d = tmp_path / "io"
     d.mkdir()
-    args = ["-T", "1", "--partitions", "2", "--mem-per-proc", "8", "--path", d, "--check"]
-    recs = flip_is_reported(
-        tmp_path, "b_eff_io", args,
-        lambda rows: next(i for i, x in enumerate(rows) if x["access"] == "read"),
+    args = ["-T", "1", "--partitions", "2", "--mem-per-proc", "8", "--path", d]
+    # without --check the first read is the read phase's (its first and last
+    # word of each chunk are verified); with --check it is the read-back of
+    # the first write, which verifies every word
+    r, recs = flip_is_reported(
+        tmp_path, "b_eff_io", args + (["--check"] if check else []),
+        lambda rows: 0 if check else next(i for i, x in enumerate(rows) if x["access"] == "read"),
         rows_of=lambda recs: [x for x in results(recs) if x["level"] == "type"],
-        field="errors", at=1)
+        field="errors", at=1, flipped_status=1)
+    types = [x for x in results(recs) if x["level"] == "type"]
+    assert (types[0]["access"], types[0]["pattern_type"]) == ("write", 0)
     summary = next(x for x in recs if x["type"] == "summary")
-    assert summary["errors"] >= 1 and not summary["valid"], summary
+    assert summary["errors"] == 1 and not summary["valid"], summary
+    assert "I/O errors" in summary["invalid_reason"]
+    message = "I/O errors: 1 (failed or short calls, wrong data read or read back)"
+    assert recs[-1] == {**recs[-1], "type": "end", "status": "error", "message": message}
+    assert f"effbench: b_eff_io: {message}: the result is NOT VALID" in r.stderr.splitlines()
+    assert r.stdout.rstrip("\n").splitlines()[-1].endswith(", NOT VALID (see above)")

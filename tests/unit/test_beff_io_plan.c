@@ -1,5 +1,5 @@
 /* b_eff_io pure rules: M_PART, Table 2, default partitions, the schedule,
- * the geometric series, type 3/4 segment sizing, averaging, hints. */
+ * the geometric series, type 3/4 segment sizing, averaging, hints, planned rows. */
 #include "beff/beff_io_plan.h"
 
 #include "unit.h"
@@ -191,14 +191,49 @@ static void test_hints(void)
     CHECK_EQ_LONG(h[1].types, 9);
     CHECK_STR(h[1].value, "1048576");
     CHECK_EQ_LONG(h[2].types, 16);
+    CHECK_STR(h[2].key, "key");
     CHECK_STR(h[2].value, "a value with spaces");
+    /* file lines, for the messages about keys the MPI library refuses */
+    CHECK_EQ_LONG(h[0].line, 3);
+    CHECK_EQ_LONG(h[1].line, 4);
+    CHECK_EQ_LONG(h[2].line, 5);
     CHECK_EQ_LONG(bio_parse_hints("all key\n", "h.txt", h, err, sizeof err), -1);
     CHECK_STR(err, "h.txt:1: expected `TYPES KEY VALUE` (TYPES = all or e.g. 0,3), got `all key`");
+    CHECK_EQ_LONG(bio_parse_hints("all\n", "h.txt", h, err, sizeof err), -1);
+    CHECK_STR(err, "h.txt:1: expected `TYPES KEY VALUE` (TYPES = all or e.g. 0,3), got `all`");
+    /* 255 characters fit; 256 are refused, not cut */
+    char text[700], k255[256], k256[257];
+    memset(k255, 'k', 255);
+    k255[255] = 0;
+    memset(k256, 'k', 256);
+    k256[256] = 0;
+    snprintf(text, sizeof text, "all %s %s\n", k255, k255);
+    CHECK_EQ_LONG(bio_parse_hints(text, "h.txt", h, err, sizeof err), 1);
+    CHECK_STR(h[0].key, k255);
+    CHECK_STR(h[0].value, k255);
+    snprintf(text, sizeof text, "all %s v\n", k256);
+    CHECK_EQ_LONG(bio_parse_hints(text, "h.txt", h, err, sizeof err), -1);
+    CHECK_STR(err, "h.txt:1: the key and the value may have at most 255 characters each");
+    snprintf(text, sizeof text, "0 k %s\n", k256);
+    CHECK_EQ_LONG(bio_parse_hints(text, "h.txt", h, err, sizeof err), -1);
+    CHECK_STR(err, "h.txt:1: the key and the value may have at most 255 characters each");
     CHECK_EQ_LONG(bio_parse_hints("\n0,7 a b\n", "h.txt", h, err, sizeof err), -1);
     CHECK_STR(err, "h.txt:2: `0,7` is not `all` or a list of pattern types 0..4");
     CHECK_EQ_LONG(bio_parse_hints("01 a b\n", "h.txt", h, err, sizeof err), -1);
     CHECK_EQ_LONG(bio_word_tag(0, 5), 1LL << 56);
     CHECK_EQ_LONG(bio_word_tag(2, 5), (3LL << 56) | (5LL << 40));
+}
+
+/* --json's planned_rows: per partition, write, rewrite and read each have
+ * 43 pattern and 5 type records; the release-2.0 rewrite 9 + 1. */
+static void test_planned_rows(void)
+{
+    bio_type_table t[BIO_NTYPES];
+    bio_pattern_table(2 * BIO_MIB, t);
+    CHECK_EQ_LONG(bio_planned_rows(t, 1, 0), 3 * 48);
+    CHECK_EQ_LONG(bio_planned_rows(t, 3, 0), 3 * 3 * 48);
+    CHECK_EQ_LONG(bio_planned_rows(t, 1, 1), 48 + 10 + 48);
+    CHECK_EQ_LONG(bio_planned_rows(t, 2, 1), 2 * (48 + 10 + 48));
 }
 
 int main(void)
@@ -210,5 +245,6 @@ int main(void)
     test_segment();
     test_values();
     test_hints();
+    test_planned_rows();
     UNIT_DONE();
 }
