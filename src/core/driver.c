@@ -902,7 +902,7 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
             "options.off_cache_line", "options.msgspersample", "options.overall_vol",
             "options.msgs_nonaggr", "options.iter_policy", "options.time_s", "options.mem_gb",
             "options.map", "options.repeat", "options.sync", "options.quick", NULL};
-        eb_jsonl_resume(o.json_path, family->component, eb_json_finish(&run), same,
+        eb_jsonl_resume(o.json_path, family->component, eb_json_finish(&run), same, NULL,
                         &resume_keys, &n_resume_keys);
         eb_json_free(&run);
     } else {

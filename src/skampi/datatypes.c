@@ -170,6 +170,18 @@ int sk_basetype_reducible(const char *text, char *err, size_t errlen)
     return 0;
 }
 
+void sk_base_store(const sk_basetype *b, void *p, long v)
+{
+    switch (b->builtin[0]) { /* the order of builtins[] */
+    case 2: { short x = (short)v; memcpy(p, &x, sizeof x); break; }
+    case 3: { int x = (int)v; memcpy(p, &x, sizeof x); break; }
+    case 4: memcpy(p, &v, sizeof v); break;
+    case 5: { float x = (float)v; memcpy(p, &x, sizeof x); break; }
+    case 6: { double x = (double)v; memcpy(p, &x, sizeof x); break; }
+    default: { unsigned char x = (unsigned char)v; memcpy(p, &x, 1); break; }
+    }
+}
+
 static MPI_Datatype basetype_mpi(const sk_basetype *b, int *derived)
 {
     *derived = 0;

@@ -38,6 +38,10 @@ int sk_basetype_parse(const char *text, sk_basetype *b, char *err, size_t errlen
 /* 1 if MPI_SUM is defined for it (a numeric built-in type), else 0 and why. */
 int sk_basetype_reducible(const char *text, char *err, size_t errlen);
 
+/* Store the integer v as one element of a numeric built-in base type at p
+ * (the values --check reduces; small integers are exact in every type). */
+void sk_base_store(const sk_basetype *b, void *p, long v);
+
 /* 0 if datatype pattern `number` exists, else -1 and why. */
 int sk_dt_check(int number, char *err, size_t errlen);
 const char *sk_dt_name(int number);

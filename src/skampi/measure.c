@@ -3,6 +3,8 @@
  * never prints: results go back to the caller. */
 #include "skampi/measure.h"
 
+#include "skampi/check.h"
+
 #include "core/accuracy.h"
 #include "core/clock.h"
 #include "core/stats.h"
@@ -19,6 +21,7 @@
 #define TAG_STOP 4
 #define TAG_PROBE 77 /* never sent: unsuccessful MPI_Iprobe */
 #define SK_MAX_WINDOW_LEAD 0.01 /* seconds */
+#define PAIR_DELAY_ENV "EFFBENCH_SKAMPI_PAIR_DELAY"
 
 /* One point's communication state. */
 typedef struct {
@@ -311,8 +314,9 @@ static void mw_worker(call *c)
         MPI_Recv(c->e->rbuf, c->rt.count, c->rt.type, 0, MPI_ANY_TAG, c->comm, &st);
         if (st.MPI_TAG == TAG_STOP)
             return;
-        /* the result goes back with the send datatype, from the same buffer */
-        MPI_Send(c->e->rbuf, c->st.count, c->st.type, 0, TAG_RESULT, c->comm);
+        /* the result goes back like every send: the send datatype over the
+         * send buffer (the chunk came in along the receive datatype) */
+        MPI_Send(c->e->sbuf, c->st.count, c->st.type, 0, TAG_RESULT, c->comm);
     }
 }
 
@@ -457,6 +461,64 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
     return local;
 }
 
+/* --check: one run of the operation with patterned buffers, before the
+ * point is measured (src/skampi/check.h).  Returns the bytes that differ
+ * from what a correct run leaves, summed over the processes (on the timing
+ * process), or -1 when the instance moves no data.  The buffers hold zeros
+ * again afterwards, as the measurement expects. */
+static long check_point(call *c)
+{
+    const sk_suite *s = c->sc->s;
+    if (!sk_check_applies(s->type))
+        return -1;
+    long P = c->size;
+    long ls = P * c->st.span + SK_CHECK_PAD, lr = P * c->rt.span + SK_CHECK_PAD;
+    if (ls > (long)c->e->half)
+        ls = (long)c->e->half;
+    if (lr > (long)c->e->half)
+        lr = (long)c->e->half;
+    sk_check_case k = {s->type, c->rank, c->size, c->chunks, &c->sc->base, c->sbl, c->rbl,
+                       c->nsb, c->nrb, c->st.span, c->rt.span, c->st.count};
+    unsigned char *s0 = eb_malloc((size_t)ls), *r0 = eb_malloc((size_t)lr);
+    unsigned char *s1 = eb_malloc((size_t)ls), *r1 = eb_malloc((size_t)lr);
+    sk_check_before(&k, s0, ls, r0, lr);
+    memcpy(c->e->sbuf, s0, (size_t)ls);
+    memcpy(c->e->rbuf, r0, (size_t)lr);
+    switch (c->sc->in->pattern) {
+    case SK_PINGPONG: pingpong(c); break;
+    case SK_MASTER_WORKER:
+        if (c->rank == 0)
+            mw_master(c);
+        else
+            mw_worker(c);
+        break;
+    default: collective(c); break;
+    }
+    /* type 12's master keeps the result that came last, from any worker
+     * that got a chunk: the best match counts */
+    int last = sk_check_last_worker(s->type, c->chunks, c->size - 1);
+    int k_last = s->type == 12 && c->rank == 0 ? (int)(c->chunks < P - 1 ? c->chunks : P - 1) : 1;
+    long bad = -1;
+    for (int w = 1; w <= k_last; w++) {
+        memcpy(s1, s0, (size_t)ls);
+        memcpy(r1, r0, (size_t)lr);
+        sk_check_deliver(&k, s->type == 12 ? w : last, s1, ls, r1, lr);
+        long d = sk_check_diff(s1, (unsigned char *)c->e->sbuf, ls) +
+                 sk_check_diff(r1, (unsigned char *)c->e->rbuf, lr);
+        if (bad < 0 || d < bad)
+            bad = d;
+    }
+    memset(c->e->sbuf, 0, (size_t)ls);
+    memset(c->e->rbuf, 0, (size_t)lr);
+    free(s0);
+    free(r0);
+    free(s1);
+    free(r1);
+    long sum = 0;
+    MPI_Reduce(&bad, &sum, 1, MPI_LONG, MPI_SUM, 0, c->comm);
+    return sum;
+}
+
 /* Mean time of MPI_Barrier on comm, to the suite's accuracy. */
 static double barrier_time(call *c, const eb_acc_params *ap)
 {
@@ -533,7 +595,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
             c.rcounts[i] = c.rt.count;
             c.rdispls[i] = i * c.rt.count;
         }
-        if (s->type == 32 || s->type == 45 || s->type == 46 || s->type == 48) {
+        if (s->type == 32 || s->type == 45 || s->type == 46 || s->type == 48 || e->check) {
             c.nsb = sk_layout(&sc->base, s->send_datatype, (long)c.bytes, &c.sbl);
             c.nrb = sk_layout(&sc->base, s->recv_datatype, (long)c.bytes, &c.rbl);
         }
@@ -557,6 +619,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
             if (s->type != 28)
                 MPI_Buffer_attach(c.bsend, c.bsend_size);
         }
+        long defects = e->check ? check_point(&c) : -1;
         eb_acc_params ap = {s->standard_error, s->min_rep, s->max_rep, s->cut_quantile,
                             e->wtick / s->standard_error};
         double t_barrier = 0;
@@ -625,6 +688,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
             res[7] = c.size;
             res[8] = (double)c.simple_calls;
             res[9] = s->time_suite > 0 && MPI_Wtime() - sc->t_start > s->time_suite;
+            res[10] = (double)defects;
         }
         if (c.rank == 0 && s->sync == SK_SYNC_WINDOW)
             e->window_slack = c.slack;
@@ -660,6 +724,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
     r->nnode = r->procs;
     r->calls = res[8];
     r->stop = res[9] != 0;
+    r->defects = (long)res[10];
     r->count = count;
     r->bytes = count * sc->base.size;
     r->chunks = chunks;
@@ -686,6 +751,15 @@ void sk_env_init(sk_env *e, const sk_config *cfg)
     e->wtick = MPI_Wtick();
     e->oversubscribed = eb_warn_oversubscription() > 0;
     e->pair[0] = e->pair[1] = -1;
+    const char *delay = getenv(PAIR_DELAY_ENV); /* tests only (docs/skampi.md) */
+    char why[EB_ERRLEN], all[EB_ERRLEN];
+    int bad = 0;
+    if (delay) {
+        e->pair_delay = eb_malloc((size_t)e->wsize * sizeof *e->pair_delay);
+        bad = sk_parse_pair_delay(delay, e->wsize, e->pair_delay, why, sizeof why);
+    }
+    if (eb_any_error(bad ? why : NULL, all, sizeof all))
+        eb_exit_all(EB_EXIT_USAGE, all);
     /* the empty measurement: two consecutive MPI_Wtime calls */
     double sum = 0;
     const int n = 1000;
@@ -701,22 +775,58 @@ void sk_env_free(sk_env *e)
     free(e->sbuf);
     free(e->rbuf);
     free(e->node_buf);
+    free(e->pair_delay);
+}
+
+int sk_parse_pair_delay(const char *text, int P, double *delay, char *err, size_t errlen)
+{
+    for (int i = 0; i < P; i++)
+        delay[i] = 0;
+    const char *p = text;
+    for (;;) {
+        char *end;
+        long r = strtol(p, &end, 10);
+        if (end == p || *end != ':' || r < 0)
+            break;
+        const char *q = end + 1;
+        double us = strtod(q, &end);
+        if (end == q || !(us >= 0) || us > 1e6 || (*end != ',' && *end != '\0'))
+            break;
+        if (r >= P)
+            return eb_err(err, errlen, PAIR_DELAY_ENV ": rank %ld, but this run has %d processes",
+                          r, P);
+        delay[r] = us * 1e-6;
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
+    return eb_err(err, errlen,
+                  PAIR_DELAY_ENV ": '%s' is not RANK:MICROSECONDS[,RANK:MICROSECONDS...] "
+                  "(0 to 1000000 us)",
+                  text);
 }
 
 /* Round-trip time of short messages between world ranks a and b, measured
- * on a (median of 21, after 5 warm-up exchanges). */
+ * on a (median of 21, after 5 warm-up exchanges).  With the test switch
+ * EFFBENCH_SKAMPI_PAIR_DELAY a rank waits its delay before each message it
+ * sends, so a pair's round trip grows by the sum of its ranks' delays. */
 static double pair_rtt(sk_env *e, int a, int b)
 {
     double t[21];
     char x = 0;
     int me = e->wrank;
+    double delay = e->pair_delay ? e->pair_delay[me] : 0;
     for (int k = 0; k < 26; k++) {
         double t0 = MPI_Wtime();
         if (me == a) {
+            if (delay > 0)
+                eb_wait_until(MPI_Wtime() + delay);
             MPI_Send(&x, 1, MPI_CHAR, b, TAG_PING, MPI_COMM_WORLD);
             MPI_Recv(&x, 1, MPI_CHAR, b, TAG_PING, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else {
             MPI_Recv(&x, 1, MPI_CHAR, a, TAG_PING, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (delay > 0)
+                eb_wait_until(MPI_Wtime() + delay);
             MPI_Send(&x, 1, MPI_CHAR, a, TAG_PING, MPI_COMM_WORLD);
         }
         if (k >= 5)
@@ -725,29 +835,23 @@ static double pair_rtt(sk_env *e, int a, int b)
     return eb_median(t, 21);
 }
 
-void sk_find_pair(sk_env *e)
+double sk_pair_search(int P, sk_rtt_fn rtt, void *ctx, int pair[2])
 {
-    int P = e->wsize;
-    if (e->pair[0] >= 0 || P < 2)
-        return;
-    /* all pairs up to 16 processes; beyond, two sweeps: the process
-     * farthest from 0, then the process farthest from that one */
+    /* all pairs up to SK_PAIR_ALL_MAX processes; beyond, two sweeps: the
+     * process farthest from 0, then the process farthest from that one
+     * (docs/skampi.md says what that guarantees) */
     double best = -1;
     int ba = 0, bb = 1;
-    int sweep_from[2] = {0, -1};
-    int all = P <= 16;
+    int all = P <= SK_PAIR_ALL_MAX;
+    int from = 0;
     for (int pass = 0; pass < (all ? 1 : 2); pass++) {
         for (int a = 0; a < P; a++) {
-            if (!all && a != sweep_from[pass])
+            if (!all && a != from)
                 continue;
             for (int b = all ? a + 1 : 0; b < P; b++) {
                 if (b == a)
                     continue;
-                MPI_Barrier(MPI_COMM_WORLD);
-                double t = 0;
-                if (e->wrank == a || e->wrank == b)
-                    t = pair_rtt(e, a, b);
-                MPI_Bcast(&t, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+                double t = rtt(ctx, a, b);
                 if (t > best) {
                     best = t;
                     ba = a < b ? a : b;
@@ -756,9 +860,28 @@ void sk_find_pair(sk_env *e)
             }
         }
         if (!all)
-            sweep_from[1] = sweep_from[0] == ba ? bb : ba;
+            from = from == ba ? bb : ba; /* the far end of the best pair so far */
     }
-    e->pair[0] = ba;
-    e->pair[1] = bb;
-    e->pair_latency = best;
+    pair[0] = ba;
+    pair[1] = bb;
+    return best;
+}
+
+/* One pair's round trip, measured by its two ranks, known to all. */
+static double world_rtt(void *ctx, int a, int b)
+{
+    sk_env *e = ctx;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = 0;
+    if (e->wrank == a || e->wrank == b)
+        t = pair_rtt(e, a, b);
+    MPI_Bcast(&t, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+    return t;
+}
+
+void sk_find_pair(sk_env *e)
+{
+    if (e->pair[0] >= 0 || e->wsize < 2)
+        return;
+    e->pair_latency = sk_pair_search(e->wsize, world_rtt, e, e->pair);
 }

@@ -22,6 +22,8 @@ typedef struct {
     double *node_buf;    /* wsize entries */
     double window_slack; /* window synchronisation: the start lead that worked (seconds) */
     int oversubscribed;  /* more ranks than cores on some node: waits yield the core */
+    double *pair_delay;  /* tests: seconds each rank adds in the pair search, or NULL */
+    int check;           /* --check: verify each point's data once before measuring it */
 } sk_env;
 
 /* What one point measured (on every rank after sk_measure_point). */
@@ -35,6 +37,7 @@ typedef struct {
     int nnode;
     double calls;        /* simple pattern: calls per timed run */
     int stop;            /* Time_Suite exhausted */
+    long defects;        /* --check: wrong bytes of the checked run; -1: not checked */
 } sk_point_result;
 
 /* One suite's fixed parameters while it runs. */
@@ -49,6 +52,19 @@ void sk_env_init(sk_env *e, const sk_config *cfg);
 void sk_env_free(sk_env *e);
 /* Find the pair of processes with the largest ping-pong latency (collective). */
 void sk_find_pair(sk_env *e);
+
+/* The search sk_find_pair runs, pure: rtt(ctx, a, b) is the round trip
+ * between ranks a < b or a > b.  Every pair when P <= SK_PAIR_ALL_MAX, else
+ * two sweeps (from rank 0 to all, then from the far end of the best pair to
+ * all).  The best pair goes to pair[] (lower rank first; the first measured
+ * wins a tie); returns its round trip. */
+#define SK_PAIR_ALL_MAX 16
+typedef double (*sk_rtt_fn)(void *ctx, int a, int b);
+double sk_pair_search(int P, sk_rtt_fn rtt, void *ctx, int pair[2]);
+
+/* The test switch EFFBENCH_SKAMPI_PAIR_DELAY="RANK:USEC[,RANK:USEC...]":
+ * delay[RANK] = USEC * 1e-6 for P ranks (the others 0).  0, or -1 and why. */
+int sk_parse_pair_delay(const char *text, int P, double *delay, char *err, size_t errlen);
 
 /* Measure with `procs` processes (world ranks 0..procs-1, or the ping-pong
  * pair, or rank 0 alone for the simple pattern), message of `count`

@@ -177,8 +177,27 @@ typedef struct {
     sk_suite_ctx *sc;
     const plan *p;
     FILE *sko;
-    int first;
+    long measured;   /* points measured so far */
+    long crash_at;   /* tests: abort before this point (-1: never) */
 } suite_run;
+
+/* Tests only (docs/skampi.md): EFFBENCH_SKAMPI_CRASH_SUITE=NAME aborts
+ * before the first measurement of suite NAME, NAME:N after its first N
+ * measurements, so the crashed block has N rows.  -1 if not this suite. */
+static long crash_point(const char *suite)
+{
+    const char *v = getenv(CRASH_ENV);
+    if (!v)
+        return -1;
+    if (!strcmp(v, suite))
+        return 0;
+    const char *colon = strrchr(v, ':');
+    size_t len = strlen(suite);
+    if (!colon || (size_t)(colon - v) != len || strncmp(v, suite, len) || !colon[1] ||
+        strspn(colon + 1, "0123456789") != strlen(colon + 1))
+        return -1;
+    return atol(colon + 1);
+}
 
 static const char *var_word(enum sk_variation v)
 {
@@ -222,7 +241,10 @@ static void report_point(const suite_run *sr, const sk_point_result *r, long arg
     eb_json_num(&j, "t_max_us", r->max * 1e6);
     eb_json_num(&j, "t_avg_us", r->mean * 1e6);
     eb_json_null(&j, "mbytes_per_s");
-    eb_json_null(&j, "defects");
+    if (r->defects >= 0)
+        eb_json_int(&j, "defects", r->defects);
+    else
+        eb_json_null(&j, "defects");
     eb_json_num(&j, "std_error_us", r->std_error * 1e6);
     eb_json_int(&j, "kept", r->kept);
     eb_json_int(&j, "type_number", s->type);
@@ -267,12 +289,8 @@ static double measure_cb(void *ctx, double x, int refined, int *stop)
 {
     suite_run *sr = ctx;
     const sk_suite *s = sr->sc->s;
-    if (sr->first) {
-        sr->first = 0;
-        const char *crash = getenv(CRASH_ENV);
-        if (crash && !strcmp(crash, s->name))
-            abort(); /* tests: a crash in the middle of a run (docs/skampi.md) */
-    }
+    if (sr->measured++ == sr->crash_at)
+        abort(); /* tests: a crash in the middle of a run (docs/skampi.md) */
     int procs = sr->p->procs;
     long count = sr->p->count, chunks = sr->p->chunks, arg = (long)llround(x);
     switch (s->variation) {
@@ -286,8 +304,12 @@ static double measure_cb(void *ctx, double x, int refined, int *stop)
         chunks = procs - 1; /* one chunk per worker */
     sk_point_result r;
     sk_measure_point(sr->e, sr->sc, procs, count, chunks, &r);
+    long shown = s->variation == SK_VAR_LENGTH ? count : arg;
     if (sr->e->wrank == 0)
-        report_point(sr, &r, s->variation == SK_VAR_LENGTH ? count : arg, refined);
+        report_point(sr, &r, shown, refined);
+    if (r.defects > 0)
+        logmsg("check: %s: %ld wrong bytes at %s= %ld (%ld bytes)", s->name, r.defects,
+               var_word(s->variation), shown, r.bytes);
     *stop = r.stop;
     return r.mean;
 }
@@ -323,7 +345,7 @@ static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const 
         fprintf(sko, "# begin result \"%s\"\n", s->name);
         fflush(sko);
     }
-    suite_run sr = {e, &sc, p, sko, 1};
+    suite_run sr = {e, &sc, p, sko, 0, crash_point(s->name)};
     sk_point *pts;
     int n = sk_refine_run(&p->grid, measure_cb, &sr, &pts);
     int refined = 0;
@@ -346,14 +368,16 @@ static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: mpirun -np P effbench skampi [--json FILE] CONFIG.skampi\n"
+            "Usage: mpirun -np P effbench skampi [--check] [--json FILE] CONFIG.skampi\n"
             "       effbench skampi --postprocess OUT1 OUT2 ... [-o FILE]\n\n"
             "Runs the measurement suites of a SKaMPI configuration file (suites/default.skampi\n"
             "is the default set).  Results go to the file named by @OUTFILE (SKaMPI text) and\n"
             "with --json to JSON Lines, appended per measurement.  Running the same command\n"
             "again after a crash resumes the run: finished suites are skipped, the suite that\n"
-            "crashed is retried last (the @LOGFILE says so).  --postprocess merges complete\n"
-            "output files into one file of the medians.  See docs/skampi.md.\n");
+            "crashed is retried last (the @LOGFILE says so).  --check runs each point once\n"
+            "with patterned data before measuring it and reports the bytes that arrive wrong\n"
+            "(JSON `defects`).  --postprocess merges complete output files into one file of\n"
+            "the medians.  See docs/skampi.md.\n");
 }
 
 static char *read_text_bcast(const char *path, char *err, size_t errlen)
@@ -443,6 +467,7 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *cfgpath = NULL, *json = NULL;
+    int check = 0;
     char msg[EB_ERRLEN];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -456,6 +481,8 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
             if (i + 1 >= argc)
                 eb_exit_all(EB_EXIT_USAGE, "--json needs a file name");
             json = argv[++i];
+        } else if (!strcmp(argv[i], "--check")) {
+            check = 1;
         } else if (argv[i][0] == '-') {
             snprintf(msg, sizeof msg, "unknown option '%s' (effbench skampi -h lists them)", argv[i]);
             eb_exit_all(EB_EXIT_USAGE, msg);
@@ -479,6 +506,7 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     free(text);
     sk_env env;
     sk_env_init(&env, &cfg);
+    env.check = check;
     plan *plans = eb_calloc((size_t)cfg.nsuites, sizeof *plans);
     for (int i = 0; i < cfg.nsuites; i++)
         if (make_plan(&env, &cfg, &cfg.suites[i], &plans[i], msg, sizeof msg))
@@ -568,14 +596,22 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     if (resume && json_exists) {
         char **keys;
         int nkeys;
-        eb_jsonl_resume(json, "skampi", NULL, NULL, &keys, &nkeys);
+        /* the suites retried because they were running at the crash: their
+         * rows before the record are incomplete, the complete suite follows
+         * it (docs/skampi.md) */
+        const char **superseded = eb_calloc((size_t)norder + 1, sizeof *superseded);
+        for (int k = 0, n = 0; k < norder; k++)
+            if (retried[k])
+                superseded[n++] = cfg.suites[order[k]].name;
+        eb_jsonl_resume(json, "skampi", NULL, NULL, superseded, &keys, &nkeys);
+        free(superseded);
         for (int i = 0; i < nkeys; i++)
             free(keys[i]);
         free(keys);
     } else {
         eb_jsonl_open(json);
         eb_json run;
-        eb_jsonl_run_begin(&run, "skampi", &si, 0);
+        eb_jsonl_run_begin(&run, "skampi", &si, check);
         eb_json_object(&run, "options");
         eb_json_str(&run, "config", cfgpath);
         eb_json_str(&run, "outfile", outfile);

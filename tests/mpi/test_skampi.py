@@ -1,7 +1,8 @@
-"""effbench skampi under 1..4 ranks: suites/default.skampi with loose accuracy,
-the SKaMPI-style output file and its JSON twin, configuration errors, a crash
-in the middle of a run and the rerun that finishes it, and the
-post-processor's medians."""
+"""effbench skampi under 1..4 ranks: suites/default.skampi with loose accuracy
+(with --check at 3 ranks), the SKaMPI-style output file and its JSON twin,
+configuration errors, crashes in the middle of a run and the reruns that
+finish it, the ping-pong pair's choice, and the post-processor's medians."""
+import os
 import re
 import statistics
 
@@ -97,7 +98,10 @@ def test_default_suites(tmp_path, np):
     if MPI == "mpich" and np > 2:
         names, end = MPICH_SUBSET, 256
     (tmp_path / "loose.skampi").write_text(loosen(text, end=end, keep=names))
-    r = run(np, "effbench", "skampi", "--json", "out.jsonl", "loose.skampi", cwd=tmp_path,
+    # at 3 processes with --check: every point of every instance that moves
+    # data is verified once before it is measured (docs/skampi.md)
+    check = ["--check"] if np == 3 else []
+    r = run(np, "effbench", "skampi", *check, "--json", "out.jsonl", "loose.skampi", cwd=tmp_path,
             timeout=120)
     sko, res, order, results = check_run(tmp_path, np, r, names)
     assert r.elapsed < 45, r.elapsed
@@ -107,6 +111,8 @@ def test_default_suites(tmp_path, np):
     assert len(results) == len(rows)
     for (name, row), rec in zip(rows, results):
         assert rec["component"] == "skampi" and rec["benchmark"] == name
+        moves_data = rec["pattern"] != "simple" and rec["type_number"] not in (19, 23)
+        assert rec["defects"] == (0 if check and moves_data else None), rec
         assert int(row[2]) == rec["bytes"]
         assert int(row[5]) == rec["repetitions"]
         if rec["sync"] == "window" and rec["repetitions"] < 2:
@@ -204,46 +210,120 @@ def test_time_limits(tmp_path):
 
 
 def test_crash_and_resume(tmp_path):
+    """A crash after two of B's three points, a rerun that crashes before C's
+    first (the switch's two forms, docs/skampi.md), and a third run that
+    finishes: every output row once, the unfinished blocks cut, the crashed
+    suites last, and the JSON `resume` records naming the superseded suites."""
     cfg = ("@OUTFILE run.sko\n@LOGFILE run.log\n@CACHEWARMUP 1\n@MEASUREMENTS\n" + "".join(
         f"{n}\n{{\n Type = {t};\n Scale = Fixed_log;\n Start_Argument = 4;\n End_Argument = 64;\n"
         f" Stepwidth = 4;\n Max_Repetition = 3;\n Min_Repetition = 2;\n}}\n"
         for n, t in [("A", 1), ("B", 18), ("C", 20), ("D", 10)]))
     (tmp_path / "c.skampi").write_text(cfg)
-    r = run(2, "effbench", "skampi", "--json", "c.jsonl", "c.skampi", cwd=tmp_path,
-            extra_env={"EFFBENCH_SKAMPI_CRASH_SUITE": "B"})
+    cmd = ("effbench", "skampi", "--json", "c.jsonl", "c.skampi")
+    r = run(2, *cmd, cwd=tmp_path, extra_env={"EFFBENCH_SKAMPI_CRASH_SUITE": "B:2"})
     assert r.returncode != 0, r
     sko = (tmp_path / "run.sko").read_text()
-    assert '# end result "A"' in sko and '# begin result "B"' in sko
-    assert '# end result "B"' not in sko and "# Finished at" not in sko
-    log = (tmp_path / "run.log").read_text()
-    assert "suite begin B" in log and "suite end B" not in log
-    # the same command again: A skipped, C and D, then B last
-    r = run(2, "effbench", "skampi", "--json", "c.jsonl", "c.skampi", cwd=tmp_path)
+    assert '# end result "A"' in sko and '# end result "B"' not in sko and "# Finished at" not in sko
+    # B crashed in the middle: two of its rows (4 and 16 bytes) are written
+    b_rows = sko.split('# begin result "B"\n')[1].splitlines()
+    assert [line.split()[2] for line in b_rows] == ["4", "16"] and all(ROW.match(x) for x in b_rows)
+    log1 = (tmp_path / "run.log").read_text()
+    assert "suite begin B" in log1 and "suite end B" not in log1
+    recs = read_jsonl(tmp_path / "c.jsonl")
+    assert [(x["benchmark"], x["bytes"]) for x in recs if x["type"] == "result"] == \
+        [("A", 4), ("A", 16), ("A", 64), ("B", 4), ("B", 16)]
+
+    # the same command again: A skipped, B's two rows cut from the output
+    # file, C and D, then B last; this run crashes before C's first point
+    r = run(2, *cmd, cwd=tmp_path, extra_env={"EFFBENCH_SKAMPI_CRASH_SUITE": "C"})
+    assert r.returncode != 0, r
+    log2 = (tmp_path / "run.log").read_text()
+    assert log2.startswith(log1)
+    tail = log2[len(log1):]
+    assert 'note: removed the unfinished result "B" (2 rows) from run.sko' in tail
+    assert "note: resuming the unfinished run of run.sko: 3 suites left" in tail
+    assert re.findall(r"suite begin (\w)", tail) == ["C"]
+    sko = (tmp_path / "run.sko").read_text()
+    assert '# begin result "B"' not in sko and sko.rstrip().endswith('# begin result "C"')
+
+    # the third run: D, then the crashed suites oldest first
+    r = run(2, *cmd, cwd=tmp_path)
     assert r.returncode == 0, r
     res, order = parse_sko((tmp_path / "run.sko").read_text())
-    assert order == ["A", "C", "D", "B"]
-    assert all(len(res[n]) == 3 for n in order)  # 4, 16, 64
+    assert order == ["A", "D", "B", "C"]
+    assert all([row[2] for row in res[n]] == ["4", "16", "64"] for n in order)
     log = (tmp_path / "run.log").read_text()
-    assert "note: resuming the unfinished run of run.sko: 3 suites left" in log
-    assert "note: retrying suite B last: it was running when an earlier run crashed" in log
-    tail = log[log.index("resuming"):]
-    assert [m for m in re.findall(r"suite begin (\w)", tail)] == ["C", "D", "B"]
+    assert log.startswith(log2)
+    tail = log[len(log2):]
+    assert 'note: removed the unfinished result "C" (0 rows) from run.sko' in tail
+    assert "note: resuming the unfinished run of run.sko: 3 suites left" in tail
+    assert "note: retrying suite B last: it was running when an earlier run crashed" in tail
+    assert "note: retrying suite C last: it was running when an earlier run crashed" in tail
+    assert re.findall(r"suite begin (\w)", tail) == ["D", "B", "C"]
     assert log.rstrip().endswith("run end")
-    # one JSON run, continued after a `resume` record (docs/json-lines.md)
+    # one JSON run, continued after each `resume` record (docs/json-lines.md);
+    # B's two rows from the first run stay, and both records say they are
+    # superseded by the rows that follow
     recs = read_jsonl(tmp_path / "c.jsonl")
     types = [x["type"] for x in recs]
-    assert types.count("run") == 1 and types.count("resume") == 1 and types.count("end") == 1
-    assert types.index("resume") == 4 and recs[4]["rows_kept"] == 3
-    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+    assert types.count("run") == 1 and types.count("end") == 1 and recs[-1]["status"] == "ok"
     assert recs[0]["options"]["resumed"] is False
     assert recs[0]["options"]["suites"] == ["A", "B", "C", "D"]
+    raw = (tmp_path / "c.jsonl").read_text().splitlines()
+    assert raw[7].endswith('"rows_kept": 5, "superseded": ["B", "C"]}')
+    resumes = [i for i, t in enumerate(types) if t == "resume"]
+    assert resumes == [6, 7]
+    assert recs[6]["rows_kept"] == 5 and recs[6]["superseded"] == ["B"]
+    assert recs[7]["rows_kept"] == 5 and recs[7]["superseded"] == ["B", "C"]
+    assert "rows_dropped" not in recs[6] and "rows_dropped" not in recs[7]
     assert [x["benchmark"] for x in recs if x["type"] == "result"] == \
-        ["A"] * 3 + ["C"] * 3 + ["D"] * 3 + ["B"] * 3
+        ["A"] * 3 + ["B"] * 2 + ["D"] * 3 + ["B"] * 3 + ["C"] * 3
     # a run after a complete one is a new run with the next output file
     r = run(2, "effbench", "skampi", "c.skampi", cwd=tmp_path)
     assert r.returncode == 0, r
     res2, order2 = parse_sko((tmp_path / "run.sko.1").read_text())
     assert order2 == ["A", "B", "C", "D"]
+
+
+@pytest.mark.parametrize("np,delay,want", [(3, "2:6000", 2), (4, "3:6000", 3),
+                                           (4, "1:8000,3:4000", (1, 3))])
+def test_pingpong_pair_choice(tmp_path, np, delay, want):
+    """The pair search at 3 and 4 processes: the test switch slows every
+    round trip of the search that involves the delayed ranks by their delays
+    (the measurements themselves are not delayed).  One delayed rank: the
+    pair contains it; two: exactly those two, the slowest pair."""
+    if MPI == "mpich" and np > (os.cpu_count() or 1):
+        pytest.skip("MPICH busy-polls: oversubscribed, a round trip waits for time slices "
+                    "longer than the delays")
+    (tmp_path / "pp.skampi").write_text(
+        "@MEASUREMENTS\nPP\n{\n Type = 1;\n Scale = Fixed_log;\n Start_Argument = 4;\n"
+        " End_Argument = 64;\n Stepwidth = 4;\n Max_Repetition = 3;\n Min_Repetition = 2;\n}\n")
+    r = run(np, "effbench", "skampi", "--json", "pp.jsonl", "pp.skampi", cwd=tmp_path,
+            extra_env={"EFFBENCH_SKAMPI_PAIR_DELAY": delay})
+    assert r.returncode == 0, r
+    recs = [x for x in read_jsonl(tmp_path / "pp.jsonl") if x["type"] == "result"]
+    assert [x["bytes"] for x in recs] == [4, 16, 64]
+    pairs = {tuple(x["pair"]) for x in recs}
+    assert len(pairs) == 1
+    pair = pairs.pop()
+    assert pair == want if isinstance(want, tuple) else (want in pair and pair[0] < pair[1] < np)
+    m = re.search(r"ping-pong pair: ranks (\d+) and (\d+) \(largest round trip ([\d.]+) us\)",
+                  (tmp_path / "skampi.log").read_text())
+    assert (int(m.group(1)), int(m.group(2))) == pair
+    delays = dict(map(int, d.split(":")) for d in delay.split(","))
+    assert float(m.group(3)) >= sum(delays.get(k, 0) for k in pair)
+    assert all(x["t_avg_us"] < min(delays.values()) for x in recs)
+
+
+def test_pair_delay_refused(tmp_path):
+    (tmp_path / "pp.skampi").write_text("@MEASUREMENTS\nPP\n{\n Type = 1;\n}\n")
+    r = run(2, "effbench", "skampi", "pp.skampi", cwd=tmp_path,
+            extra_env={"EFFBENCH_SKAMPI_PAIR_DELAY": "2:100"})
+    assert r.returncode == 2 and r.elapsed < 10, r
+    assert r.stderr.count("effbench: error:") == 1
+    assert ("effbench: error: EFFBENCH_SKAMPI_PAIR_DELAY: rank 2, but this run has 2 processes\n"
+            in r.stderr)
+    assert not (tmp_path / "skampi.out").exists()
 
 
 def test_postproc_at_end_of_run(tmp_path):

@@ -175,9 +175,24 @@ int main(void)
     CHECK_EQ_LONG(sk_config_parse(text, "t.skampi", &cfg, err, sizeof err), 0);
     CHECK_EQ_LONG(cfg.suites[0].variation, SK_VAR_NONE);
     sk_config_free(&cfg);
-    /* master-worker: chunks */
-    CHECK_EQ_LONG(parse_suite(""), 0);
-    sk_config_free(&cfg);
+    /* Variation = Chunks: every master-worker type takes it, no other pattern */
+    for (int t = 10; t <= 16; t++) {
+        snprintf(text, sizeof text,
+                 "@MEASUREMENTS\nM\n{\n Type = %d;\n Variation = Chunks;\n End_Argument = 8;\n}\n", t);
+        CHECK_EQ_LONG(sk_config_parse(text, "t.skampi", &cfg, err, sizeof err), 0);
+        CHECK_EQ_LONG(cfg.suites[0].variation, SK_VAR_CHUNKS);
+        CHECK(cfg.suites[0].end == 8 && !cfg.suites[0].end_is_max);
+        sk_config_free(&cfg);
+    }
+    ERR_IS("  Variation = Chunks;\n",
+           "t.skampi:6: suite 'S': key 'Variation': Chunks is not a variation of the ping-pong pattern (type 1)");
+    ERR_TEXT("@MEASUREMENTS\nS\n{\n Type = 34;\n Variation = Chunks;\n}\n",
+             "t.skampi:5: suite 'S': key 'Variation': Chunks is not a variation of the ping-pong pattern (type 34)");
+    ERR_TEXT("@MEASUREMENTS\nS\n{\n Type = 45;\n Variation = Chunks;\n}\n",
+             "t.skampi:5: suite 'S': key 'Variation': Chunks is not a variation of the collective pattern (type 45)");
+    ERR_TEXT("@MEASUREMENTS\nS\n{\n Type = 28;\n Variation = Chunks;\n}\n",
+             "t.skampi:5: suite 'S': key 'Variation': type 28 (MPI_Buffer_attach) is a simple-pattern "
+             "instance: no variation is possible");
 
     /* ---- every error names file, line and key ---- */
     ERR_IS("  Stepwidht = 2;\n", "t.skampi:6: suite 'S': unknown key 'Stepwidht'");

@@ -15,9 +15,10 @@
 static char err[512];
 
 static const char *const bases[] = {
-    "MPI_CHAR", "MPI_INT", "MPI_DOUBLE", "MPI_SHORT",
     "(1,0,MPI_CHAR) (2,4,MPI_INT) (1,16,MPI_DOUBLE)", /* size 17, extent 24 */
     "(3,0,MPI_SHORT),(1,8,MPI_FLOAT)",                 /* size 10, extent 12 */
+    /* every built-in base type the parser accepts */
+    "MPI_CHAR", "MPI_BYTE", "MPI_SHORT", "MPI_INT", "MPI_LONG", "MPI_FLOAT", "MPI_DOUBLE",
 };
 #define NBASES ((int)(sizeof bases / sizeof bases[0]))
 
@@ -49,15 +50,31 @@ static void test_base_types(void)
     CHECK_EQ_LONG(b.size, 8);
     CHECK_EQ_LONG(b.extent, 8);
     CHECK_EQ_LONG(b.structured, 0);
-    CHECK_EQ_LONG(sk_basetype_parse(bases[4], &b, err, sizeof err), 0);
+    CHECK_EQ_LONG(sk_basetype_parse(bases[0], &b, err, sizeof err), 0);
     CHECK_EQ_LONG(b.n, 3);
     CHECK_EQ_LONG(b.size, 1 + 8 + 8);
     CHECK_EQ_LONG(b.extent, 24); /* 24 = end of the double, already a multiple of 8 */
-    CHECK_EQ_LONG(sk_basetype_parse(bases[5], &b, err, sizeof err), 0);
+    CHECK_EQ_LONG(sk_basetype_parse(bases[1], &b, err, sizeof err), 0);
     CHECK_EQ_LONG(b.size, 10);
     CHECK_EQ_LONG(b.extent, 12);
     CHECK_EQ_LONG(sk_basetype_parse("(1,0,MPI_DOUBLE) (1,8,MPI_CHAR)", &b, err, sizeof err), 0);
     CHECK_EQ_LONG(b.extent, 16); /* padded to the double's 8 bytes */
+    /* the parser's list of built-in types is the list tested here */
+    CHECK_EQ_LONG(sk_basetype_parse("MPI_X", &b, err, sizeof err), -1);
+    char *list = strchr(err, '('), *end = list ? strchr(list, ')') : NULL;
+    CHECK(list && end);
+    int listed = 0;
+    for (char *tok = list ? strtok(list + 1, ", )") : NULL; tok && tok < end;
+         tok = strtok(NULL, ", )")) {
+        int found = 0;
+        for (int i = 0; i < NBASES; i++)
+            found |= !strcmp(bases[i], tok);
+        if (!found)
+            fprintf(stderr, "built-in %s is not among the tested base types\n", tok);
+        CHECK(found);
+        listed++;
+    }
+    CHECK_EQ_LONG(listed, 7);
     CHECK(sk_basetype_reducible("MPI_SHORT", err, sizeof err));
     CHECK(!sk_basetype_reducible("MPI_BYTE", err, sizeof err));
     CHECK_STR(err, "MPI_SUM is not defined for base type MPI_BYTE");
@@ -100,7 +117,7 @@ static void test_layouts(void)
     expect_blocks("MPI_INT", 2, 96, vector2, 7);
     /* a structured base type inside a pattern: each element's triples */
     long base0[] = {0, 1, 4, 8, 16, 9, 28, 8, 40, 8};
-    expect_blocks(bases[4], 0, 34, base0, 5);
+    expect_blocks(bases[0], 0, 34, base0, 5);
 
     /* every pattern over every base type: the same bytes per element,
      * blocks inside the span and disjoint */

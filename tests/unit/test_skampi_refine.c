@@ -119,6 +119,20 @@ int main(void)
         CHECK((pts[below + 1].x - pts[below].x) / pts[below].x < 0.05);
     free(pts);
 
+    /* the same step under Dynamic_linear: grid 0, 1024, ..., 8192; only the
+     * segment holding the step is split, at its middle, until the bracket is
+     * narrower than eps relative: 2560, 2816, 2944 (128 / 2944 < 0.05) */
+    sk_grid gl = {0, 1, 0, 8192, 1024, 4, 0, 0, 200, 0.05};
+    n = run(&gl, step, &pts);
+    CHECK_EQ_LONG(n, 9 + 3);
+    CHECK_EQ_LONG(calls, n);
+    double lin[] = {0, 1024, 2048, 2560, 2816, 2944, 3072, 4096, 5120, 6144, 7168, 8192};
+    for (int i = 0; i < n && i < 12; i++) {
+        CHECK(pts[i].x == lin[i]);
+        CHECK_EQ_LONG(pts[i].refined, i >= 3 && i <= 5);
+    }
+    free(pts);
+
     /* Max_Steps bounds the number of measurements */
     g.max_steps = 17 + 2;
     n = run(&g, step, &pts);

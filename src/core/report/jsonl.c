@@ -476,6 +476,12 @@ void eb_jsonl_resume_append(eb_resume *rs, const char *path)
         eb_json_int(&j, "rows_kept", kept);
         if (kept < rs->nrows)
             eb_json_int(&j, "rows_dropped", rs->nrows - kept);
+        if (rs->superseded) {
+            eb_json_array(&j, "superseded");
+            for (const char *const *s = rs->superseded; *s; s++)
+                eb_json_str(&j, NULL, *s);
+            eb_json_close(&j);
+        }
         eb_jsonl_emit(&j);
     }
 }
@@ -491,7 +497,8 @@ void eb_jsonl_resume_free(eb_resume *rs)
 }
 
 void eb_jsonl_resume(const char *path, const char *component, const char *this_run,
-                     const char *const *fields, char ***keys, int *nkeys)
+                     const char *const *fields, const char *const *superseded, char ***keys,
+                     int *nkeys)
 {
     eb_resume rs;
     eb_jsonl_resume_read(&rs, path, component);
@@ -509,6 +516,7 @@ void eb_jsonl_resume(const char *path, const char *component, const char *this_r
                    (int)eb_jsonl_int(row, "group", -1));
         (*keys)[i] = eb_strdup(key);
     }
+    rs.superseded = superseded;
     eb_jsonl_resume_append(&rs, path);
     eb_jsonl_resume_free(&rs);
 }

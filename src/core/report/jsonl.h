@@ -21,7 +21,8 @@ int eb_jsonl_active(void);
  * file's run record and this_run (see eb_jsonl_resume_match).  The three
  * steps below for components that need more than the keys. */
 void eb_jsonl_resume(const char *path, const char *component, const char *this_run,
-                     const char *const *fields, char ***keys, int *nkeys);
+                     const char *const *fields, const char *const *superseded, char ***keys,
+                     int *nkeys);
 
 /* What --resume read: the run record and the result records (their text,
  * on every rank).  A component sets drop[i] for rows it measures again. */
@@ -32,6 +33,10 @@ typedef struct {
     long *line; /* line of each row in the file, for messages */
     char *drop;
     char *blob; /* storage of rows */
+    /* NULL, or the NULL-terminated names of parts measured again whose
+     * earlier rows stay in the file (SKaMPI suites that were running at a
+     * crash): the `resume` record lists them as `superseded` */
+    const char *const *superseded;
 } eb_resume;
 
 /* Step 1 (collective): read FILE; nothing is written yet.  A cut last line,
