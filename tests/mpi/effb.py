@@ -22,6 +22,10 @@ MPI = os.environ.get("EFFBENCH_MPI", "openmpi")
 BUILD = pathlib.Path(os.environ.get(
     "EFFBENCH_BUILD", ROOT / ("build" if MPI == "openmpi" else "build-mpich"))).resolve()
 
+# Every user error (bad option, value, file) ends on all ranks within this
+# many seconds (issue 12's bad-input table).
+USER_ERROR_LIMIT_S = 5.0
+
 OPENMPI_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT": "1",
     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",

@@ -7,9 +7,7 @@ Per-component test files check more of each (their own formats, partial
 output); this table is the one place that covers them all the same way."""
 import pytest
 
-from effb import run
-
-LIMIT_S = 5.0
+from effb import USER_ERROR_LIMIT_S as LIMIT_S, run
 
 # Files a case may name by key; written into tmp_path by the test.
 FILES = {

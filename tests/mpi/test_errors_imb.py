@@ -2,8 +2,7 @@
 problem, exit status 2 on every rank, no hang, nothing half-written."""
 import pytest
 
-from effb import run, read_jsonl
-from test_bad_inputs import LIMIT_S  # the bad-input table's limit, for every user error
+from effb import USER_ERROR_LIMIT_S as LIMIT_S, read_jsonl, run
 
 
 def assert_user_error(r, message, limit=LIMIT_S):
