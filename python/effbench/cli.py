@@ -7,10 +7,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from . import __version__
 from .importers import FORMATS, FormatError, parse_file
 from .records import ParsedRun, write_jsonl
-from .store.db import Store, StoreError
+from .store.db import Store, StoreError, database_error
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE = 0, 1, 2
 
@@ -45,7 +47,13 @@ def cmd_import(args) -> int:
                 print(f"effbench-results: error: {exc}", file=sys.stderr)
                 status = EXIT_USAGE
                 continue
-            run_id, created = store.import_run(parsed)
+            try:
+                run_id, created = store.import_run(parsed)
+            except SQLAlchemyError as exc:  # rolled back: nothing of the file is stored
+                print(f"effbench-results: error: {path}: {database_error(exc)}; nothing "
+                      "stored", file=sys.stderr)
+                status = EXIT_USAGE
+                continue
             what = "imported as" if created else "already stored as"
             print(f"{path}: {what} run {run_id} ({parsed.run['component']}, "
                   f"{len(parsed.results)} rows, {parsed.source_format})")
@@ -192,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="effbench executable (default: $EFFBENCH, else effbench on PATH)")
     s.add_argument("--json", default=None, help="JSON Lines file to write (default: "
                    "effbench-<component>-<time>.jsonl)")
+    s.add_argument("--overwrite", action="store_true",
+                   help="replace the --json FILE and its .txt if they exist (default: refuse)")
     s.add_argument("--report", default=None, metavar="DIR", help="also write a report to DIR")
     s.add_argument("--db", help=db_help)
     s.add_argument("component", metavar="COMPONENT")
@@ -228,10 +238,13 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except FormatError as exc:
+    except (FormatError, StoreError) as exc:
         return error(str(exc))
-    except StoreError as exc:
-        return error(str(exc))
+    except SQLAlchemyError as exc:  # one line, never a traceback
+        return error(database_error(exc))
+    except OSError as exc:  # e.g. export -o into a directory that does not exist
+        where = f"{exc.filename}: " if exc.filename else ""
+        return error(f"{where}{exc.strerror or exc}")
 
 
 if __name__ == "__main__":

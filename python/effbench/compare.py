@@ -123,10 +123,16 @@ def compare_runs(a: ParsedRun, b: ParsedRun, threshold: float = 0.10,
         ratio = vb / va
         # Positive change = worse: slower time or lower bandwidth.
         change = ratio - 1 if metric == "time" else 1 / ratio - 1
-        noise = (relative_noise(ra, metric, va, a.source_format, noise_floor)
-                 + relative_noise(rb, metric, vb, b.source_format, noise_floor))
+        noise_a = relative_noise(ra, metric, va, a.source_format, noise_floor)
+        noise_b = relative_noise(rb, metric, vb, b.source_format, noise_floor)
+        noise = noise_a + noise_b
+        # A change counts when B/A stays on one side of 1 for every A and B within their noise
+        # (each relative to its own value: a measured 0.0156 us against a printed 0.02, known to
+        # 0.005, is no change).
+        low = ratio * (1 - noise_b) / (1 + noise_a)
+        high = ratio * (1 + noise_b) / (1 - noise_a) if noise_a < 1 else math.inf
         flag = ""
-        if abs(change) > noise:
+        if low > 1 or high < 1:
             flag = "slower" if change > 0 else "faster"
             if change > 0 and change > threshold:
                 flag = "REGRESSION"

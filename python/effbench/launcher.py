@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -23,23 +24,63 @@ OPENMPI_ROOT_ENV = {
 }
 
 
-def expected_rows(options: dict) -> int | None:
-    """How many `result` rows a run will write, from its `run` record's options, or None when
-    the options do not say (the bar is then indeterminate)."""
-    if not isinstance(options, dict):
-        return None
-    if isinstance(options.get("planned_rows"), int):  # effbench's own count of its plan
-        return options["planned_rows"]
-    benchmarks = options.get("benchmarks")
-    if not isinstance(benchmarks, list) or not benchmarks:
-        return None
-    if isinstance(options.get("msglen"), list) and options["msglen"]:
-        sizes = len(options["msglen"])
-    elif isinstance(options.get("msglog_min"), int) and isinstance(options.get("msglog_max"), int):
-        sizes = options["msglog_max"] - options["msglog_min"] + 2  # 0 and 2^min..2^max
-    else:
-        return None
-    return len(benchmarks) * sizes
+def planned_rows(run: dict) -> int | None:
+    """How many `result` records the run plans (`planned_rows`, which IMB's components, b_eff
+    and b_eff_io write in the run record's options; at the top of the record also taken), or
+    None when the record does not say."""
+    options = run.get("options")
+    for where in (options if isinstance(options, dict) else {}, run):
+        value = where.get("planned_rows")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None
+
+
+@dataclass
+class ProgressState:
+    """What the progress bar shows, from the records of the growing JSON Lines file: result
+    rows against `planned_rows`, or for SKaMPI, which plans no row count (refinement decides
+    how many points a suite gets), suites against the run record's list of suites. `total`
+    None: an indeterminate bar (nothing planned, or more done than planned)."""
+
+    unit: str = "rows"
+    total: int | None = None
+    done: int = 0
+    rows: int = 0
+    description: str = "starting"
+    status: str | None = None
+    suites: list[str] = field(default_factory=list)  # SKaMPI: suites seen, in order
+
+    def feed(self, rec: dict) -> None:
+        rtype = rec.get("type")
+        if rtype == "run":
+            self.description = str(rec.get("component"))
+            options = rec.get("options") if isinstance(rec.get("options"), dict) else {}
+            if rec.get("component") == "skampi":
+                self.unit = "suites"
+                planned = options.get("suites")
+                self.total = len(planned) if isinstance(planned, list) and planned else None
+            else:
+                self.total = planned_rows(rec)
+        elif rtype == "result":
+            self.rows += 1
+            bench = rec.get("benchmark")
+            if self.unit == "suites":
+                if bench not in self.suites:
+                    self.suites.append(bench)
+                # the suite being measured is not done: its last point is not known in advance
+                self.done = len(self.suites) - 1
+                self.description = f"suite {bench} {rec.get('procs')} procs " \
+                                   f"{rec.get('bytes')} bytes"
+            else:
+                self.done = self.rows
+                self.description = f"{bench} {rec.get('procs')} procs {rec.get('bytes')} bytes"
+            if self.total is not None and self.done > self.total:
+                self.total = None
+        elif rtype == "end":
+            self.status = rec.get("status")
+            if self.status == "ok" and self.unit == "suites" and self.total is not None:
+                self.done = self.total  # the last suite ended (suites skipped count as done)
 
 
 class JsonlFollower:
@@ -82,9 +123,10 @@ def run_effbench(args) -> int:
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
                                TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+    from sqlalchemy.exc import SQLAlchemyError
 
     from .importers import parse_file
-    from .store.db import Store, StoreError
+    from .store.db import Store, StoreError, database_error
 
     console = Console(stderr=True, highlight=False)
 
@@ -94,12 +136,19 @@ def run_effbench(args) -> int:
     binary = find_effbench(args.effbench)
     if not binary:
         say("effbench-results: error: no effbench executable: use --effbench PATH, "
-                      "set EFFBENCH or put effbench on PATH")
+            "set EFFBENCH or put effbench on PATH")
         return 2
     mpiexec = shlex.split(args.mpiexec or os.environ.get("EFFBENCH_MPIEXEC") or "mpiexec")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     json_path = Path(args.json or f"effbench-{args.component}-{stamp}.jsonl").resolve()
     text_path = json_path.with_suffix(".txt")
+    # effbench writes --json FILE from the start: an earlier run's file (and its text output)
+    # is replaced only when asked to.
+    existing = [p for p in (json_path, text_path) if p.exists()]
+    if existing and not args.overwrite:
+        say(f"effbench-results: error: {existing[0]} exists: choose another --json FILE, or "
+            "--overwrite to replace it and its .txt file")
+        return 2
     json_path.unlink(missing_ok=True)
     extra = list(args.args)
     if extra and extra[0] == "--":
@@ -113,53 +162,46 @@ def run_effbench(args) -> int:
 
     say(f"running: {shlex.join(cmd)}")
     follower = JsonlFollower(json_path)
-    rows = 0
-    status = None
+    state = ProgressState()
     started = time.monotonic()
     import tempfile
     with open(text_path, "wb") as text_out, tempfile.TemporaryFile() as err_out, Progress(
             SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-            MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"),
-            TimeRemainingColumn(), console=console, transient=False) as progress:
-        task = progress.add_task("starting", total=None)
+            MofNCompleteColumn(), TextColumn("{task.fields[unit]}"), TimeElapsedColumn(),
+            TextColumn("left"), TimeRemainingColumn(), console=console,
+            transient=False) as progress:
+        task = progress.add_task("starting", total=None, unit="rows")
         try:
             proc = subprocess.Popen(cmd, stdout=text_out, stderr=err_out, env=env)
         except OSError as exc:
             say(f"effbench-results: error: cannot start {cmd[0]}: {exc.strerror}")
             return 2
         while True:
-            done = proc.poll() is not None
-            for rec in follower.new_records():
-                if rec.get("type") == "run":
-                    total = expected_rows(rec.get("options"))
-                    progress.update(task, total=total, description=f"{rec.get('component')}")
-                elif rec.get("type") == "result":
-                    rows += 1
-                    total = progress.tasks[0].total
-                    if total is not None and rows > total:
-                        progress.update(task, total=None)
-                    progress.update(task, completed=rows, description=(
-                        f"{rec.get('benchmark')} {rec.get('procs')} procs "
-                        f"{rec.get('bytes')} bytes"))
-                elif rec.get("type") == "end":
-                    status = rec.get("status")
-            if done:
+            finished = proc.poll() is not None
+            records = follower.new_records()
+            for rec in records:
+                state.feed(rec)
+            if records:
+                progress.update(task, total=state.total, completed=state.done,
+                                description=state.description, unit=state.unit)
+            if finished:
                 break
             time.sleep(0.1)
         err_out.seek(0)
         stderr = err_out.read().decode(errors="replace")
-        if progress.tasks[0].total is None:
-            progress.update(task, total=rows)
+        if state.total is None:
+            progress.update(task, total=state.done)
+    status = state.status
     code = proc.returncode
     if stderr:
         sys.stderr.write(stderr)
     elapsed = time.monotonic() - started
     if code != 0 or status != "ok":
         say(f"effbench-results: error: effbench exited with status {code}"
-                      + ("" if status == "ok" else f", run status {status or 'missing'}")
-                      + (f"; the results so far are in {json_path}" if json_path.exists()
-                         else "; no JSON Lines file was written")
-                      + f"; its output is in {text_path}")
+            + ("" if status == "ok" else f", run status {status or 'missing'}")
+            + (f"; the results so far are in {json_path}" if json_path.exists()
+               else "; no JSON Lines file was written")
+            + f"; its output is in {text_path}")
         return code if code not in (0, None) else 2
     try:
         parsed = parse_file(json_path, "jsonl")
@@ -169,10 +211,14 @@ def run_effbench(args) -> int:
     except (FormatError, StoreError) as exc:
         say(f"effbench-results: error: {exc}; the run stays in {json_path}")
         return 2
+    except SQLAlchemyError as exc:
+        say(f"effbench-results: error: {database_error(exc)}; nothing stored, the run stays "
+            f"in {json_path}")
+        return 2
     benches = sorted({r["benchmark"] for r in parsed.results})
     say(f"{len(parsed.results)} rows of {len(benches)} benchmarks "
-                  f"({', '.join(benches)}) in {elapsed:.1f} s; stored as run {run_id} in {where}; "
-                  f"JSON Lines: {json_path}; text output: {text_path}")
+        f"({', '.join(benches)}) in {elapsed:.1f} s; stored as run {run_id} in {where}; "
+        f"JSON Lines: {json_path}; text output: {text_path}")
     if args.report:
         from .report import write_report
         index = write_report([(f"run {run_id}", parsed)], Path(args.report))

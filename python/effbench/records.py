@@ -4,6 +4,7 @@ record, exactly as the C program writes them."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -52,9 +53,25 @@ class ParsedRun:
     end: dict[str, Any] | None = None
     source: str | None = None
     source_format: str = "jsonl"
+    # `skip` and `resume` records: notes about the run, kept so that export gives them back.
+    events: list[dict[str, Any]] = field(default_factory=list)
+    # Where each summary and event stood among the file's records (0-based), so that records()
+    # gives back the file's order (IMB-RMA writes a summary between tables, skip records
+    # come between tables); None: after the results (importers of other formats).
+    summary_at: list[int] | None = None
+    event_at: list[int] | None = None
 
     def records(self) -> list[dict[str, Any]]:
-        out = [self.run, *self.results, *self.summaries]
+        out = [self.run, *self.results]
+        placed = []
+        for recs, at in ((self.summaries, self.summary_at), (self.events, self.event_at)):
+            if at is None:
+                out.extend(recs)
+            else:
+                placed.extend(zip(at, recs))
+        # Inserted in increasing position, each lands where it stood in the file.
+        for position, rec in sorted(placed, key=lambda p: p[0]):
+            out.insert(position, rec)
         if self.end is not None:
             out.append(self.end)
         return out
@@ -64,6 +81,60 @@ class ParsedRun:
         canonical = json.dumps(self.records(), sort_keys=True, separators=(",", ":"),
                                allow_nan=False)
         return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+# What the store's columns hold (python/effbench/store/models.py): integer fields of records by
+# the largest value of their column (INTEGER, BIGINT).
+INT32_MAX, INT64_MAX = 2**31 - 1, 2**63 - 1
+INT_LIMITS = {
+    "run": {"procs": INT32_MAX},
+    "result": {"procs": INT32_MAX, "group": INT32_MAX, "bytes": INT64_MAX,
+               "repetitions": INT64_MAX, "defects": INT64_MAX},
+}
+
+
+@functools.cache
+def string_limits() -> dict[str, dict[str, int]]:
+    """Per record type, the string fields the store keeps in columns of limited length, with
+    the columns' lengths (`uname.X`: field X of the run's uname)."""
+    from .store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
+
+    def length(column) -> int:
+        return column.type.length
+    return {
+        "run": {"tool": length(Run.tool), "version": length(Run.tool_version),
+                "start": length(Run.start), "mpi_version": length(MpiLibrary.mpi_version),
+                "uname.sysname": length(Machine.sysname),
+                "uname.nodename": length(Machine.nodename),
+                "uname.release": length(Machine.release),
+                "uname.version": length(Machine.version),
+                "uname.machine": length(Machine.arch)},
+        "result": {"benchmark": length(Benchmark.name), "mode": length(Measurement.mode)},
+        "end": {"status": length(Run.status)},
+    }
+
+
+def store_problem(rec: dict[str, Any]) -> tuple[str, str, Any] | None:
+    """Why the store could not keep a field of REC as it is, checked before the import so that
+    no database has to refuse it (PostgreSQL would, SQLite would not): (field, reason,
+    value), or None."""
+    rtype = rec.get("type")
+    for name, limit in string_limits().get(rtype, {}).items():
+        value: Any = rec
+        for part in name.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            return name, f"must be a string, not {value!r}", value
+        if len(value) > limit:
+            return (name, f"is {len(value)} characters long; the store keeps at most {limit}",
+                    value)
+    for name, limit in INT_LIMITS.get(rtype, {}).items():
+        value = rec.get(name)
+        if is_int(value) and value > limit:
+            return name, f"is {value}, more than the store keeps ({limit} at most)", value
+    return None
 
 
 def _reject_constant(name: str) -> Any:

@@ -3,10 +3,12 @@ SQLite and on a throwaway PostgreSQL cluster started here."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -17,11 +19,10 @@ DATA = Path(__file__).resolve().parent / "data"
 SAMPLES = DATA / "samples"
 PG_BIN = Path(os.environ.get("EFFBENCH_PG_BIN", "/usr/lib/postgresql/15/bin"))
 
-OPENMPI_ROOT_ENV = {
-    "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
-    "OMPI_MCA_rmaps_base_oversubscribe": "1",
-}
+# The MPI tests' Open MPI environment (root, oversubscription, no CMA, osc/pt2pt for the
+# one-sided components in containers): one copy, in tests/mpi/effb.py.
+sys.path.insert(0, str(REPO / "tests" / "mpi"))
+from effb import OPENMPI_ENV  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -52,25 +53,38 @@ def mpiexec() -> list[str]:
 
 @pytest.fixture(scope="session")
 def mpi_env() -> dict:
-    return {**os.environ, **OPENMPI_ROOT_ENV}
+    return {**os.environ, **OPENMPI_ENV}
 
 
-def run_c(effbench_bin, mpiexec, mpi_env, outdir: Path, name: str, np: int, args: list[str]):
+def run_c(effbench_bin, mpiexec, mpi_env, outdir: Path, name: str, np: int, args: list[str],
+          json_option: str = "--json", cwd: Path | None = None):
     """Run effbench once; returns (JSON Lines path, text output path)."""
     jsonl, text = outdir / f"{name}.jsonl", outdir / f"{name}.txt"
-    cmd = [*mpiexec, "-n", str(np), str(effbench_bin), *args, "--json", str(jsonl)]
+    cmd = [*mpiexec, "-n", str(np), str(effbench_bin), *args, json_option, str(jsonl)]
     with open(text, "w") as out:
         proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, env=mpi_env,
-                              timeout=120, text=True)
+                              timeout=120, text=True, cwd=cwd)
     assert proc.returncode == 0, f"{' '.join(cmd)} failed: {proc.stderr}"
     return jsonl, text
 
 
+# IMB-MPI1 at one process: PingPong and PingPing need two (`skip` records). Listed in IMB's
+# order, which is also the order they run in.
+SKIPPING = ["mpi1", "PingPong", "PingPing", "Sendrecv", "Exchange", "Barrier", "-msglog", "0:2",
+            "-time", "0.02", "-iter", "100"]
+
+
 @pytest.fixture(scope="session")
 def c_output(effbench_bin, mpiexec, mpi_env, tmp_path_factory) -> dict[str, tuple[Path, Path]]:
-    """Real output of the C program: JSON Lines and IMB text of a point-to-point run and of a
-    multi-mode run."""
+    """Real output of the C program: JSON Lines and IMB text of a point-to-point run, of a
+    multi-mode run, and of a run with `skip` records that was cut after its third row (as a
+    crash leaves it) and finished with --resume (a `resume` record)."""
     outdir = tmp_path_factory.mktemp("c_output")
+    resumed, _ = run_c(effbench_bin, mpiexec, mpi_env, outdir, "resumed", 1, SKIPPING)
+    lines = resumed.read_text().splitlines(keepends=True)
+    assert [json.loads(x)["type"] for x in lines[:6]] == ["run", "skip", "skip", "result",
+                                                         "result", "result"]
+    resumed.write_text("".join(lines[:6]))
     return {
         "p2p": run_c(effbench_bin, mpiexec, mpi_env, outdir, "p2p", 2,
                      ["mpi1", "PingPong", "PingPing", "Sendrecv", "Exchange", "-msglog", "0:8",
@@ -78,7 +92,89 @@ def c_output(effbench_bin, mpiexec, mpi_env, tmp_path_factory) -> dict[str, tupl
         "multi": run_c(effbench_bin, mpiexec, mpi_env, outdir, "multi", 4,
                        ["mpi1", "PingPong", "-multi", "1", "-msglog", "0:4", "-time", "0.05",
                         "-iter", "100"]),
+        "resumed": run_c(effbench_bin, mpiexec, mpi_env, outdir, "resumed", 1, SKIPPING,
+                         json_option="--resume"),
     }
+
+
+# The other IMB components at 2 ranks, briefly: every benchmark of each default list (IMB-IO's
+# files in a RAM file system when there is one: every MPI_File_sync to disk costs ~10 ms).
+IMB_RUNS = {
+    "ext": ["ext", "-msglog", "0:3", "-iter", "20,40,10,off", "-time", "0.05"],
+    "rma": ["rma", "-msglog", "0:3", "-iter", "20,40,10,off", "-time", "0.05"],
+    "nbc": ["nbc", "-msglog", "0:3", "-iter", "20", "-iter_policy", "off", "-time", "0.05"],
+    "io": ["io", "-msglog", "0:2", "-iter", "10", "-time", "0.02", "--target-cpu-secs", "0.001"],
+}
+
+
+@pytest.fixture(scope="session")
+def imb_output(effbench_bin, mpiexec, mpi_env, tmp_path_factory) -> dict[str, tuple[Path, Path]]:
+    """JSON Lines and IMB text of IMB-EXT, IMB-RMA, IMB-NBC and IMB-IO runs at 2 ranks."""
+    outdir = tmp_path_factory.mktemp("imb_output")
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="effbench-io-", dir=shm) as files:
+        for name, args in IMB_RUNS.items():
+            if name == "io":
+                args = args + ["-filename", os.path.join(files, "imbio")]
+            out[name] = run_c(effbench_bin, mpiexec, mpi_env, outdir, name, 2, args)
+    return out
+
+
+# A SKaMPI configuration of one suite of each pattern and variation: a ping-pong whose accuracy
+# cannot be met (Standard_error 1e-4), so refinement adds points up to Max_Steps 12 (8 grid
+# points, 4 refined), a collective over the process count (2: one point), master-worker over
+# chunks (the grid 1, 2, 4 only: Max_Steps 3), and the simple pattern.
+TINY_SKAMPI = """@MEMORY 512
+@OUTFILE tiny.sko
+@LOGFILE tiny.log
+@CACHEWARMUP 1
+@MEASUREMENTS
+Pingpong_Send_Recv
+{
+ Type = 1;
+ Start_Argument = 4;
+ End_Argument = 65536;
+ Stepwidth = 4;
+ Max_Steps = 12;
+ Standard_error = 0.0001;
+ Min_Repetition = 3;
+ Max_Repetition = 6;
+}
+MPI_Bcast-nodes
+{
+ Type = 18;
+ Variation = Nodes;
+ Min_Repetition = 2;
+ Max_Repetition = 4;
+}
+MasterWorker_Waitany-chunks
+{
+ Type = 11;
+ Variation = Chunks;
+ Start_Argument = 1;
+ End_Argument = 4;
+ Max_Steps = 3;
+ Min_Repetition = 2;
+ Max_Repetition = 4;
+}
+MPI_Wtime
+{
+ Type = 24;
+ Min_Repetition = 2;
+ Max_Repetition = 4;
+}
+"""
+
+
+@pytest.fixture(scope="session")
+def skampi_output(effbench_bin, mpiexec, mpi_env, tmp_path_factory) -> tuple[Path, Path]:
+    """`effbench skampi` on TINY_SKAMPI at 2 ranks: its JSON Lines and its @OUTFILE."""
+    outdir = tmp_path_factory.mktemp("skampi_output")
+    (outdir / "tiny.skampi").write_text(TINY_SKAMPI)
+    jsonl, _ = run_c(effbench_bin, mpiexec, mpi_env, outdir, "tiny", 2,
+                     ["skampi", "tiny.skampi"], cwd=outdir)
+    return jsonl, outdir / "tiny.sko"
 
 
 # --- stores -------------------------------------------------------------------------------------

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import json
-import os
 import re
+import shlex
 import stat
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from conftest import DATA
 
-from effbench.cli import main
+from effbench.cli import build_parser, main
 from effbench.compare import compare_runs
 from effbench.importers import parse_file
-from effbench.launcher import expected_rows
-from effbench.records import write_jsonl
+from effbench.launcher import ProgressState, planned_rows
+from effbench.records import ParsedRun, new_result, new_run, write_jsonl
 from effbench.store.db import Store
+
+FIXTURES = DATA / "effbench"
 
 
 def scaled_copy(src: Path, dst: Path, factor: float, bench: str | None = None,
@@ -58,12 +61,58 @@ def test_compare_regression_exit_code(c_output, tmp_path, capsys):
     assert "3 worse beyond the noise" in capsys.readouterr().out
 
 
+def noise_run(factors: dict[str, float]) -> ParsedRun:
+    """A run of two rows: Wide, whose processes spread by 6% ((t_max - t_min) / t_avg: 6% noise,
+    above the 2% floor), and Tight, whose processes agree (noise: the floor); the times of
+    each multiplied by FACTORS."""
+    run = new_run("mpi1", "effbench", 2)
+    results = []
+    for bench, (t_min, t_max) in (("Wide", (0.97, 1.03)), ("Tight", (1.0, 1.0))):
+        f = factors.get(bench, 1.0)
+        results.append(new_result("mpi1", bench, 2, 1024, repetitions=1000, t_min_us=t_min * f,
+                                  t_avg_us=f, t_max_us=t_max * f))
+    return ParsedRun(run=run, results=results)
+
+
+@pytest.mark.parametrize("wide,tight,flags", [
+    # 8% slower: within the wide row's measured noise (6% in each run: B/A may be 1 up to
+    # 1.06 / 0.94 = 1.128), beyond the tight one's (2% each: up to 1.041)
+    (1.08, 1.08, {"Wide": "", "Tight": "slower"}),
+    # 11%: still within the wide row's noise, so not a regression although beyond 10%
+    (1.11, 1.03, {"Wide": "", "Tight": ""}),
+    # 13%: beyond the measured noise and the 10% threshold; 5% faster beyond the tight noise
+    (1.13, 0.95, {"Wide": "REGRESSION", "Tight": "faster"}),
+])
+def test_compare_flags_changes_beyond_the_measured_noise(wide, tight, flags):
+    cmp = compare_runs(noise_run({}), noise_run({"Wide": wide, "Tight": tight}))
+    rows = {r.label: r for r in cmp.rows}
+    assert rows["Wide"].noise == pytest.approx(0.12) and rows["Tight"].noise == 0.04
+    assert {label: r.flag for label, r in rows.items()} == flags
+    assert (rows["Wide"].ratio, rows["Tight"].ratio) == (pytest.approx(wide),
+                                                         pytest.approx(tight))
+
+
+def test_compare_rounded_text_value_is_not_a_change():
+    """0.0156 us measured, 0.02 printed by the text (2 decimals): the print resolution,
+    relative to the smaller value, covers the 28% difference."""
+    exact = ParsedRun(run=new_run("mpi1", "effbench", 2), results=[new_result(
+        "mpi1", "Allreduce", 2, 0, repetitions=1000, t_min_us=0.0156, t_max_us=0.0156,
+        t_avg_us=0.0156)])
+    printed = ParsedRun(run=new_run("mpi1", "effbench", 2), source_format="imb",
+                        results=[new_result("mpi1", "Allreduce", 2, 0, repetitions=1000,
+                                            t_min_us=0.02, t_max_us=0.02, t_avg_us=0.02)])
+    for a, b in ((exact, printed), (printed, exact)):
+        (row,) = compare_runs(a, b).rows
+        assert row.noise == pytest.approx(0.02 + 0.005 / 0.02)
+        assert row.flag == "" and abs(row.change) > 0.2
+
+
 def test_compare_within_noise_and_faster(c_output, tmp_path, capsys):
     a = c_output["p2p"][0]
     small = scaled_copy(a, tmp_path / "small.jsonl", 1.03)
     cmp = compare_runs(parse_file(a), parse_file(small))
-    # 3% is inside the 2% + 2% noise floor of the two runs: nothing flagged
-    assert [r for r in cmp.rows if r.flag and r.noise < 0.03] == []
+    # 3% is inside every row's noise (at least the 2% + 2% floor of the two runs)
+    assert [r for r in cmp.rows if r.flag] == [] and all(r.noise >= 0.04 for r in cmp.rows)
     assert main(["compare", str(a), str(small)]) == 0
     fast = scaled_copy(a, tmp_path / "fast.jsonl", 0.5)
     assert main(["compare", str(a), str(fast)]) == 0
@@ -172,7 +221,6 @@ def test_report_one_plot_per_benchmark(c_output, samples, tmp_path, capsys):
 
 
 def test_report_collectives_over_process_count():
-    from conftest import DATA
     from effbench.report import build_figures
     figs = build_figures("guide", parse_file(DATA / "imb_guide_multi.txt"))
     over = [f for f in figs if f.kind == "procs" and f.benchmark == "Allreduce"]
@@ -216,14 +264,143 @@ def test_report_beff_beff_io_skampi(samples, tmp_path):
     assert "MPI_Bcast-length vs Bcast_using_Send_Recv-length" in comparisons
 
 
+def test_report_skampi_refinement_points(skampi_output, tmp_path):
+    """Points that SKaMPI's refinement added (`refined` in effbench's JSON) are drawn a second
+    time as crosses, on top of the suite's curve of every point."""
+    jsonl, _ = skampi_output
+    parsed = parse_file(jsonl)
+    rows = sorted((r for r in parsed.results if r["benchmark"] == "Pingpong_Send_Recv"),
+                  key=lambda r: r["bytes"])
+    refined = [r for r in rows if r["refined"]]
+    assert len(rows) == 12 and len(refined) == 4
+    out = tmp_path / "rep"
+    assert main(["report", str(jsonl), "-o", str(out)]) == 0
+    parser = parse_report(out / "index.html")
+    plot = next(p for p in parser.plots if p["data-benchmark"] == "Pingpong_Send_Recv")
+    _, spec = spec_points(parser, plot)
+    curve, crosses = [t for t in spec["data"] if t.get("xaxis", "x") == "x"]
+    assert (curve["name"], curve["mode"], curve["marker"]["symbol"]) == \
+        ("2 procs", "lines+markers", "circle")
+    assert curve["x"] == [r["bytes"] for r in rows]
+    assert (crosses["name"], crosses["mode"], crosses["marker"]["symbol"]) == \
+        ("2 procs: refinement points", "markers", "x")
+    assert crosses["x"] == [r["bytes"] for r in refined]
+    assert crosses["y"] == [r["t_avg_us"] for r in refined]
+    # the grid comes first, refinement fills in between its points
+    assert [r["bytes"] for r in parsed.results[:8]] == [4, 16, 64, 256, 1024, 4096, 16384,
+                                                        65536]
+    # suites without refined points have no second trace
+    other = [p for p in parser.plots if p["data-benchmark"] != "Pingpong_Send_Recv"]
+    assert other and all(
+        not any("refinement" in t["name"] for t in spec_points(parser, p)[1]["data"])
+        for p in other)
+
+
+def test_report_sendrecv_against_send_recv(samples, tmp_path):
+    """SKaMPI's point-to-point suites: MPI_Sendrecv against MPI_Send/MPI_Recv in one figure,
+    every measured length of both suites."""
+    sko = samples / "skampi/pt2pt_np2.sko"
+    parsed = parse_file(sko)
+    out = tmp_path / "rep"
+    assert main(["report", str(sko), "-o", str(out), "--no-static"]) == 0
+    parser = parse_report(out / "index.html")
+    comparisons = [p for p in parser.plots if p["data-kind"] == "comparison"]
+    assert [p["data-benchmark"] for p in comparisons] == \
+        ["Pingpong_Sendrecv vs Pingpong_Send_Recv"]
+    points, spec = spec_points(parser, comparisons[0])
+    assert spec["layout"]["title"]["text"] == "MPI_Sendrecv vs MPI_Send/MPI_Recv"
+    traces = {t["name"]: t for t in spec["data"]}
+    assert list(traces) == ["Pingpong_Sendrecv", "Pingpong_Send_Recv"]
+    for name, trace in traces.items():
+        rows = sorted((r for r in parsed.results if r["benchmark"] == name),
+                      key=lambda r: r["bytes"])
+        assert len(rows) == 24 and rows[0]["bytes"] == 4
+        assert trace["x"] == [r["bytes"] for r in rows]
+        assert trace["y"] == [r["t_avg_us"] for r in rows]
+    assert points == int(comparisons[0]["data-points"]) == 48
+    # at 16384 bytes, as the file prints them: Sendrecv overlaps the two directions
+    assert (traces["Pingpong_Sendrecv"]["y"][-1], traces["Pingpong_Send_Recv"]["y"][-1]) == \
+        (3.4, 6.1)
+
+
 # --- run -----------------------------------------------------------------------------------------
 
-def test_expected_rows():
-    assert expected_rows({"benchmarks": ["PingPong", "Sendrecv"], "msglen": [],
-                          "msglog_min": 0, "msglog_max": 4}) == 12
-    assert expected_rows({"benchmarks": ["PingPong"], "msglen": [100, 1000]}) == 2
-    assert expected_rows({"benchmarks": []}) is None
-    assert expected_rows(None) is None
+def progress_of(path: Path, last: int | None = None) -> ProgressState:
+    """The progress state after the first LAST records of a JSON Lines file."""
+    state = ProgressState()
+    for line in path.read_text().splitlines()[:last]:
+        state.feed(json.loads(line))
+    return state
+
+
+def test_progress_imb_planned_rows(c_output):
+    """IMB's components plan their rows (`planned_rows`): the bar has an end from the run
+    record on and counts the rows."""
+    jsonl = c_output["p2p"][0]
+    state = progress_of(jsonl, 1)
+    assert (state.unit, state.total, state.done, state.description) == ("rows", 40, 0, "mpi1")
+    state = progress_of(jsonl, 1 + 12)
+    assert (state.total, state.done) == (40, 12)
+    assert state.description == "PingPing 2 procs 1 bytes"  # PingPong: 0, 1, 2, ... 256 bytes
+    state = progress_of(jsonl)
+    assert (state.total, state.done, state.status) == (40, 40, "ok")
+
+
+def test_progress_beff_planned_rows():
+    """b_eff writes `planned_rows` in its run record's options, as IMB does; a run record
+    without it gives an indeterminate bar, and so does a run that does more than it planned."""
+    run = parse_file(FIXTURES / "beff_np4.jsonl").run
+    results = parse_file(FIXTURES / "beff_np4.jsonl").results
+    state = ProgressState()
+    state.feed({**run, "options": {**run["options"], "planned_rows": 126}})
+    assert (state.unit, state.total, state.done) == ("rows", 126, 0)
+    for rec in results[:5]:
+        state.feed(rec)
+    assert (state.total, state.done) == (126, 5)
+    assert state.description == "random-cyc-1dim 4 procs 1 bytes"
+    assert planned_rows({"type": "run", "planned_rows": 7}) == 7  # at the top also taken
+    bare = ProgressState()
+    bare.feed({**run, "options": {}})
+    assert bare.total is None
+    state = ProgressState()
+    state.feed({**run, "options": {"planned_rows": 3}})
+    for rec in results[:4]:
+        state.feed(rec)
+    assert (state.total, state.done) == (None, 4)
+
+
+def test_progress_skampi_by_suite(skampi_output):
+    """SKaMPI plans no row count (refinement decides): the bar counts the configuration's
+    suites, a suite done when the next one starts, all when the run ends."""
+    jsonl, _ = skampi_output
+    records = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert records[0]["options"]["suites"] == ["Pingpong_Send_Recv", "MPI_Bcast-nodes",
+                                               "MasterWorker_Waitany-chunks", "MPI_Wtime"]
+    state = ProgressState()
+    seen = []
+    for rec in records:
+        state.feed(rec)
+        seen.append((state.done, state.total))
+    assert state.unit == "suites" and state.rows == 17
+    # 12 points of the first suite, 1 of the second, 3 of the third, 1 of the last, the end
+    assert seen == [(0, 4)] * 13 + [(1, 4)] + [(2, 4)] * 3 + [(3, 4), (4, 4)]
+    assert state.status == "ok"
+    mid = ProgressState()
+    for rec in records[:15]:
+        mid.feed(rec)
+    assert mid.description == "suite MasterWorker_Waitany-chunks 2 procs 256 bytes"
+
+
+def test_run_command_line_in_the_docs_sets_the_report():
+    """The example of docs/results.md, parsed exactly as written: `run`'s options come before
+    COMPONENT, everything after it goes to effbench."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "results.md").read_text()
+    lines = [x for x in docs.splitlines() if x.startswith(".venv/bin/effbench-results run ")]
+    assert len(lines) == 1
+    argv = shlex.split(lines[0])[1:]
+    args = build_parser().parse_args(argv)
+    assert (args.command, args.np, args.report, args.component, args.args) == \
+        ("run", 2, "report/", "mpi1", ["PingPong", "-msglog", "0:16"])
 
 
 def test_run_stores_and_reports(effbench_bin, mpiexec, tmp_path, monkeypatch, capsys):
@@ -281,6 +458,33 @@ def test_run_failure_keeps_json(tmp_path, capsys):
     assert len(jsonl.read_text().splitlines()) == 3
     with Store(db) as store:
         assert store.counts()["run"] == 0
+
+
+def test_run_refuses_to_replace_files(tmp_path, capsys):
+    """An existing --json FILE (or its .txt) is a user's earlier run: refused unless
+    --overwrite, and then replaced, not appended to."""
+    mpiexec = tmp_path / "fake-mpiexec"
+    mpiexec.write_text(FAKE_MPIEXEC)
+    fake = tmp_path / "fake-effbench"
+    fake.write_text(FAKE_EFFBENCH.format(python=sys.executable))
+    for f in (mpiexec, fake):
+        f.chmod(f.stat().st_mode | stat.S_IXUSR)
+    db = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    jsonl = tmp_path / "old.jsonl"
+    argv = ["run", "--mpiexec", str(mpiexec), "--effbench", str(fake), "--db", db, "--json",
+            str(jsonl), "mpi1", "PingPong"]
+    for existing in (jsonl, tmp_path / "old.txt"):
+        existing.write_text("an earlier run\n")
+        assert main(argv) == 2
+        assert capsys.readouterr().err == (
+            f"effbench-results: error: {existing} exists: choose another --json FILE, or "
+            "--overwrite to replace it and its .txt file\n")
+        assert existing.read_text() == "an earlier run\n"
+        existing.unlink()
+    jsonl.write_text("an earlier run\n")
+    assert main([*argv[:1], "--overwrite", *argv[1:]]) == 3  # the fake's crash
+    assert [json.loads(x)["type"] for x in jsonl.read_text().splitlines()] == \
+        ["run", "result", "result"]
 
 
 def test_run_without_effbench(tmp_path, monkeypatch, capsys):

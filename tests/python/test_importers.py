@@ -4,6 +4,7 @@ guide's samples, and the C program's own JSON Lines and IMB text made in this te
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -267,6 +268,78 @@ def test_c_multi_mode(c_output):
     assert all(r["benchmark"] == "Multi-PingPong" and r["procs"] == 2 for r in pt.results)
 
 
+def assert_text_matches_json(pj, pt, resolution):
+    """Every value the text importer filled equals the JSON record's, to the text's print
+    resolution; returns how often each field the JSON has was not printed."""
+    unprinted = Counter()
+    for rj, rt in zip(pj.results, pt.results, strict=True):
+        for key, value in rt.items():
+            if value is None:
+                unprinted[key] += rj.get(key) is not None
+            elif isinstance(value, float):
+                assert abs(rj[key] - value) <= resolution + 1e-9, (key, rj, rt)
+            elif isinstance(value, list):
+                assert len(rj[key]) == len(value), (key, rj, rt)
+                assert all(abs(a - b) <= resolution + 1e-9 for a, b in zip(rj[key], value)), \
+                    (key, rj, rt)
+            else:
+                assert rj[key] == value, (key, rj, rt)
+    return +unprinted
+
+
+# rows of the IMB_RUNS of conftest.py: (the benchmarks and sizes are fixed by the options)
+@pytest.mark.parametrize("component,rows,summaries", [
+    ("ext", 33, 0), ("rma", 106, 1), ("nbc", 55, 0), ("io", 322, 0)])
+def test_c_imb_components_text(imb_output, component, rows, summaries):
+    """IMB-EXT, IMB-RMA, IMB-NBC and IMB-IO as effbench prints them: the text importer gives
+    the rows of the same run's JSON Lines, with the printed values."""
+    jsonl, text = imb_output[component]
+    pj, pt = parse_file(jsonl), parse_file(text)
+    assert detect_format(text) == "imb" and pt.source_format == "imb"
+    assert (pt.run["tool"], pt.run["component"], pt.run["procs"]) == ("effbench", component, 2)
+    assert pt.end["status"] == pj.end["status"] == "ok"
+    assert len(pt.results) == len(pj.results) == pj.run["options"]["planned_rows"] == rows
+    assert len(pj.summaries) == summaries  # IMB-RMA's verdict of Truly_passive_put
+    benchmarks = list(dict.fromkeys(r["benchmark"] for r in pj.results))
+    assert list(dict.fromkeys(r["benchmark"] for r in pt.results)) == benchmarks
+    assert benchmarks == pj.run["options"]["benchmarks"]
+    unprinted = assert_text_matches_json(pj, pt, 0.005)  # 2 decimals
+    # The tables with one time column print IMB's maximum only (t_max_us); NBC's and
+    # Truly_passive_put's first time column is that maximum too.
+    one_time = [r for r in pt.results if r["t_avg_us"] is None]
+    assert unprinted == ({"t_min_us": len(one_time), "t_avg_us": len(one_time)}
+                         if one_time else {})
+    assert all(r["t_max_us"] is not None for r in pt.results)
+    if component == "nbc":
+        assert len(one_time) == rows  # every table: t_ovrl t_pure t_CPU overlap
+        assert all(r["t_max_us"] == r["t_ovrl_us"] for r in pt.results)
+
+
+def test_c_skampi_outfile(skampi_output):
+    """The @OUTFILE of an `effbench skampi` run imports to the rows of its JSON Lines, with the
+    printed values (one decimal) and the suite's settings from its `# suite` lines."""
+    jsonl, sko = skampi_output
+    pj, pt = parse_file(jsonl), parse_file(sko)
+    assert detect_format(sko) == "skampi" and pt.run["tool"] == "effbench"
+    assert pt.run["version"] == pj.run["version"] and pt.end is not None
+    suites = ["Pingpong_Send_Recv", "MPI_Bcast-nodes", "MasterWorker_Waitany-chunks",
+              "MPI_Wtime"]
+    assert list(dict.fromkeys(r["benchmark"] for r in pt.results)) == suites
+    assert [len(by_bench(pt, s)) for s in suites] == [12, 1, 3, 1]
+    assert len(pj.results) == 17
+    unprinted = assert_text_matches_json(pj, pt, 0.05)
+    # not in the text: the single runs' extremes, the message length in elements where the
+    # suite varies something else, and which points refinement added
+    assert unprinted == {"t_min_us": 17, "t_max_us": 17, "count": 5}
+    assert all("refined" not in r for r in pt.results)
+    assert [(r["variation"], r["pattern"], r.get("sync")) for r in pt.results[11:]] == [
+        ("Length", "ping-pong", None), ("Nodes", "collective", "barrier"),
+        *[("Chunks", "master-worker", None)] * 3, ("None", "simple", None)]
+    assert [r["chunks"] for r in by_bench(pt, "MasterWorker_Waitany-chunks")] == [1, 2, 4]
+    assert [r["bytes"] for r in by_bench(pt, "Pingpong_Send_Recv")[:8]] == \
+        [4, 16, 64, 256, 1024, 4096, 16384, 65536]
+
+
 # --- malformed input ---------------------------------------------------------------------------
 
 def _write(tmp_path, name, text):
@@ -293,6 +366,11 @@ GOOD_RESULT = {"type": "result", "schema": 1, "component": "mpi1", "benchmark": 
     ([GOOD_RUN, "{not json"], 2, "not JSON"),
     ([GOOD_RUN, '{"type": "result", "schema": 1, "t_avg_us": NaN}'], 2, "not JSON"),
     ([{**GOOD_RUN, "component": "hpl"}], 1, "unknown component 'hpl'"),
+    ([GOOD_RUN, {"type": "skip", "schema": 1, "component": "mpi1", "procs": 1}], 2,
+     "skip record lacks field 'benchmark'"),
+    ([GOOD_RUN, {"type": "resume", "schema": 1, "rows_kept": -1}], 2,
+     "field 'rows_kept' must be a non-negative integer"),
+    ([{**GOOD_RUN, "uname": "linux"}], 1, "field 'uname' must be an object"),
 ])
 def test_jsonl_malformed(tmp_path, lines, line, reason):
     text = "".join((l if isinstance(l, str) else json.dumps(l)) + "\n" for l in lines)

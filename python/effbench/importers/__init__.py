@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..records import FormatError, ParsedRun
+from ..records import FormatError, ParsedRun, store_problem
 from .beff import parse_beff
 from .beff_io import parse_beff_io
 from .imb_text import parse_imb_text
@@ -48,11 +48,36 @@ def parse_file(path: str | Path, fmt: str | None = None) -> ParsedRun:
     if fmt not in FORMATS:
         raise FormatError(path, None, f"unknown format '{fmt}' (one of {', '.join(FORMATS)})")
     try:
-        return FORMATS[fmt](path)
+        parsed = FORMATS[fmt](path)
     except OSError as exc:
         raise FormatError(path, None, f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise FormatError(path, None, f"not UTF-8 text: {exc.reason}") from None
+    check_store_limits(parsed, path)
+    return parsed
+
+
+def check_store_limits(parsed: ParsedRun, path: str | Path) -> None:
+    """Every importer's records fit the store's columns (lengths of strings, ranges of
+    integers), or the file is rejected naming the line and the field."""
+    for index, rec in enumerate(parsed.records()):
+        problem = store_problem(rec)
+        if problem is None:
+            continue
+        name, reason, value = problem
+        # A JSON Lines file has one record per line, in records() order; in the other formats
+        # the value stands on the first line that has it.
+        line = index + 1 if parsed.source_format == "jsonl" else _line_of(path, value)
+        raise FormatError(path, line, f"{rec['type']} field '{name}' {reason}")
+
+
+def _line_of(path: str | Path, value) -> int | None:
+    needle = str(value)[:60]
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for lineno, line in enumerate(f, start=1):
+            if needle in line:
+                return lineno
+    return None
 
 
 __all__ = ["FORMATS", "FormatError", "ParsedRun", "detect_format", "parse_file"]

@@ -57,6 +57,10 @@ def check_run(path, lineno, rec: dict[str, Any]) -> None:
                 "an array of strings", required=False, nullable=True)
     _check_type(path, lineno, rec, "check", lambda v: isinstance(v, bool), "true or false",
                 required=False, nullable=True)
+    _check_type(path, lineno, rec, "uname", lambda v: isinstance(v, dict), "an object",
+                required=False, nullable=True)
+    for key in ("version", "mpi_library", "mpi_version"):
+        _check_type(path, lineno, rec, key, _is_str, "a string", required=False, nullable=True)
 
 
 def check_result(path, lineno, rec: dict[str, Any]) -> None:
@@ -79,6 +83,18 @@ def check_result(path, lineno, rec: dict[str, Any]) -> None:
                 nullable=True)
     for key in RESULT_OPTIONAL:
         rec.setdefault(key, None)
+
+
+def check_skip(path, lineno, rec: dict[str, Any]) -> None:
+    _check_component(path, lineno, rec)
+    _check_type(path, lineno, rec, "benchmark", lambda v: isinstance(v, str) and v != "",
+                "a non-empty string")
+    _check_type(path, lineno, rec, "procs", _is_pos_int, "a positive integer")
+
+
+def check_resume(path, lineno, rec: dict[str, Any]) -> None:
+    _check_type(path, lineno, rec, "rows_kept", _is_nonneg_int, "a non-negative integer",
+                required=False)
 
 
 def check_end(path, lineno, rec: dict[str, Any]) -> None:
@@ -118,15 +134,21 @@ def parse_jsonl_text(text: str, path: str | Path = "<input>") -> ParsedRun:
             if parsed is not None:
                 raise FormatError(path, lineno, "second 'run' record")
             check_run(path, lineno, rec)
-            parsed = ParsedRun(run=rec, source=str(path), source_format="jsonl")
+            parsed = ParsedRun(run=rec, source=str(path), source_format="jsonl",
+                               summary_at=[], event_at=[])
         elif rtype == "result":
             check_result(path, lineno, rec)
             parsed.results.append(rec)
         elif rtype == "summary":
             _check_component(path, lineno, rec)
             parsed.summaries.append(rec)
+            parsed.summary_at.append(lineno - 1)
         elif rtype in ("skip", "resume"):
-            pass  # notes about the run (a benchmark not run, a resumed run): nothing to store
+            # Notes about the run (a benchmark not run, where a resumed run continued): stored
+            # with their place, so that export gives the file back.
+            (check_skip if rtype == "skip" else check_resume)(path, lineno, rec)
+            parsed.events.append(rec)
+            parsed.event_at.append(lineno - 1)
         else:
             check_end(path, lineno, rec)
             parsed.end = rec

@@ -26,6 +26,10 @@ ROW = re.compile(r"^(\w+)=\s*(\S+)\s+(.*)$")
 # also prints `procs= 1` for the simple pattern, whose variation is None: it reads as Nodes;
 # a parameter not listed keeps its own name).
 VARIATIONS = {"count": "Length", "procs": "Nodes", "chunks": "Chunks"}
+# effbench's files say before each block what the suite is (docs/skampi.md); the original's do
+# not. Its words become the fields effbench's JSON records have.
+SUITE = re.compile(r'^#\s*suite\s+"(.*)":\s*type\s+(\d+)\s+(.+?)\s+\(([\w-]+)\),\s*'
+                   r'variation\s+(\w+),\s*scale\s+(\w+)(?:,\s*sync\s+(\w+))?\s*$')
 DURATION = re.compile(r"^#\s*duration\s*=\s*([\d.]+)\s*sec")
 RUNTIME = re.compile(r"^#\s*Total runtime\s+([\d.]+)\s*seconds")
 
@@ -42,9 +46,15 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
     finished = False
     runtime = None
     suite = None
+    described: dict[str, dict] = {}  # suite name -> the fields its `# suite` line gives
     results = []
     for lineno, line in enumerate(lines, start=1):
-        if (m := VERSION.match(line)):
+        if (m := SUITE.match(line)):
+            described[m.group(1)] = {
+                "type_number": int(m.group(2)), "instance": m.group(3), "pattern": m.group(4),
+                "variation": m.group(5), "scale": m.group(6),
+                **({"sync": m.group(7)} if m.group(7) else {})}
+        elif (m := VERSION.match(line)):
             version = m.group(1)
         elif (m := STARTED.match(line)):
             start = ctime_to_iso(m.group(1))
@@ -90,6 +100,7 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
                              count=int(value) if param == "count" else None, nodes=row_procs,
                              chunks=int(value) if param == "chunks" else None,
                              node_times_us=extra)
+            rec.update(described.get(suite, {}))
             results.append(rec)
     if version is None:
         raise FormatError(path, 1, "no '# SKaMPI Version' line: not a SKaMPI output file")

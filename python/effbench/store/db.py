@@ -10,17 +10,25 @@ from typing import Any
 
 from sqlalchemy import create_engine, event, func, insert, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from ..records import RESULT_CORE, SCHEMA, ParsedRun
-from .models import Benchmark, Machine, Measurement, MpiLibrary, Run, Summary
+from .models import Benchmark, Event, Machine, Measurement, MpiLibrary, Run, Summary
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
 class StoreError(Exception):
     pass
+
+
+def database_error(exc: SQLAlchemyError) -> str:
+    """A database's refusal in one line: the driver's message, without SQLAlchemy's dump of
+    the statement and its parameters."""
+    orig = getattr(exc, "orig", None)
+    lines = str(orig if orig is not None else exc).strip().splitlines()
+    return f"database error: {lines[0] if lines else type(exc).__name__}"
 
 
 def default_db_url() -> str:
@@ -94,32 +102,42 @@ class Store:
         already stored, (its id, False) and changes nothing. UPLOAD may set the web upload's
         columns of the run: uploader_id, network, notes."""
         digest = parsed.content_hash()
-        try:
-            # One transaction: a failure anywhere leaves the database as it was.
-            with self.sessions.begin() as session:
-                existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
+        for attempt in (1, 2):
+            try:
+                return self._import_once(parsed, digest, upload), True
+            except _AlreadyStored as stored:
+                return stored.run_id, False
+            except IntegrityError:
+                # Another import committed a row this one was creating: the same run (its
+                # content hash), or the same machine, MPI library or benchmark, which the
+                # lookups of a second attempt find.
+                with self.sessions() as session:
+                    existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
                 if existing is not None:
                     return existing, False
-                run, rows = self._build_run(session, parsed, digest)
-                for key, value in upload.items():
-                    setattr(run, key, value)
-                session.add(run)
-                session.flush()
-                run_id = run.id
-                # One executemany without RETURNING: the ORM would insert row by row, one
-                # round trip each (a 35,000-row file took a minute on PostgreSQL).
-                if rows:
-                    for row in rows:
-                        row["run_id"] = run_id
-                    session.execute(insert(Measurement), rows)
-        except IntegrityError:
-            # Another importer stored the same run at the same time.
-            with self.sessions() as session:
-                existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
-            if existing is None:
-                raise
-            return existing, False
-        return run_id, True
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _import_once(self, parsed: ParsedRun, digest: str, upload: dict[str, Any]) -> int:
+        # One transaction: a failure anywhere leaves the database as it was.
+        with self.sessions.begin() as session:
+            existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
+            if existing is not None:
+                raise _AlreadyStored(existing)
+            run, rows = self._build_run(session, parsed, digest)
+            for key, value in upload.items():
+                setattr(run, key, value)
+            session.add(run)
+            session.flush()
+            run_id = run.id
+            # One executemany without RETURNING: the ORM would insert row by row, one round
+            # trip each (a 35,000-row file took a minute on PostgreSQL).
+            if rows:
+                for row in rows:
+                    row["run_id"] = run_id
+                session.execute(insert(Measurement), rows)
+        return run_id
 
     def _get_or_create(self, session: Session, model, **keys):
         obj = session.scalar(select(model).filter_by(**keys))
@@ -170,7 +188,11 @@ class Store:
                 t_max_us=res.get("t_max_us"), t_avg_us=res.get("t_avg_us"),
                 mbytes_per_s=res.get("mbytes_per_s"), defects=res.get("defects"), extra=extra))
         for seq, summ in enumerate(parsed.summaries):
-            run.summaries.append(Summary(seq=seq, record=summ))
+            run.summaries.append(Summary(seq=seq, record=summ, position=(
+                parsed.summary_at[seq] if parsed.summary_at is not None else None)))
+        for seq, note in enumerate(parsed.events):
+            run.events.append(Event(seq=seq, record=note, position=(
+                parsed.event_at[seq] if parsed.event_at is not None else None)))
         return run, rows
 
     # --- reading ----------------------------------------------------------------------------
@@ -209,7 +231,7 @@ class Store:
         with self.sessions() as session:
             run = session.scalar(select(Run).where(Run.id == run_id).options(
                 selectinload(Run.measurements).selectinload(Measurement.benchmark),
-                selectinload(Run.summaries)))
+                selectinload(Run.summaries), selectinload(Run.events)))
             if run is None:
                 raise StoreError(f"no run {run_id}")
             results = []
@@ -224,9 +246,24 @@ class Store:
             return ParsedRun(run=dict(run.run_record), results=results,
                              summaries=[dict(s.record) for s in run.summaries],
                              end=dict(run.end_record) if run.end_record else None,
-                             source=run.source, source_format=run.source_format)
+                             source=run.source, source_format=run.source_format,
+                             events=[dict(e.record) for e in run.events],
+                             summary_at=_positions(run.summaries),
+                             event_at=_positions(run.events))
 
     def counts(self) -> dict[str, int]:
         with self.sessions() as session:
             return {model.__tablename__: session.scalar(select(func.count()).select_from(model))
-                    for model in (Machine, MpiLibrary, Run, Benchmark, Measurement, Summary)}
+                    for model in (Machine, MpiLibrary, Run, Benchmark, Measurement, Summary,
+                                  Event)}
+
+
+class _AlreadyStored(Exception):
+    def __init__(self, run_id: int):
+        self.run_id = run_id
+
+
+def _positions(rows) -> list[int] | None:
+    """The stored positions, or None when any is unknown (stored before migration 0003)."""
+    positions = [r.position for r in rows]
+    return None if None in positions else positions

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Double, ForeignKey, Integer,
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Double, ForeignKey, Index, Integer,
                         String, Text, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -69,6 +69,8 @@ class Run(Base):
         back_populates="run", cascade="all, delete-orphan", order_by="Measurement.seq")
     summaries: Mapped[list["Summary"]] = relationship(
         back_populates="run", cascade="all, delete-orphan", order_by="Summary.seq")
+    events: Mapped[list["Event"]] = relationship(
+        back_populates="run", cascade="all, delete-orphan", order_by="Event.seq")
 
 
 class Benchmark(Base):
@@ -83,6 +85,9 @@ class Measurement(Base):
     """One `result` record: the contract's core fields as columns, the rest in `extra`."""
 
     __tablename__ = "measurement"
+    # The comparison plot reads the rows of a few runs and benchmarks out of millions
+    # (migration 0002).
+    __table_args__ = (Index("ix_measurement_run_benchmark", "run_id", "benchmark_id"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), index=True)
     benchmark_id: Mapped[int] = mapped_column(ForeignKey("benchmark.id"), index=True)
@@ -108,9 +113,24 @@ class Summary(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
+    # Index among the file's records (migration 0003); null: after the results.
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
     record: Mapped[dict] = mapped_column(JSON)
 
     run: Mapped[Run] = relationship(back_populates="summaries")
+
+
+class Event(Base):
+    """A `skip` or `resume` record, with its index among the file's records (migration 0003)."""
+
+    __tablename__ = "event"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record: Mapped[dict] = mapped_column(JSON)
+
+    run: Mapped[Run] = relationship(back_populates="events")
 
 
 class ApiToken(Base):

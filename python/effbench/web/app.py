@@ -25,6 +25,7 @@ from .. import __version__
 from ..importers import FORMATS, FormatError, parse_file
 from ..records import dumps_record
 from ..store.db import Store
+from ..store.models import Run
 from . import query
 from .tokens import Identity, verify_token
 
@@ -34,7 +35,11 @@ CSRF_COOKIE = "effbench_csrf"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
        "img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
        "frame-ancestors 'none'; form-action 'self'")
-MAX_TEXT = 2000  # longest network label / note accepted
+MAX_NOTES = 2000  # longest note accepted
+MAX_NETWORK = Run.network.type.length  # the network label's column
+# Room for the upload form's other parts (boundaries, part headers, token, CSRF, format,
+# network, notes): a request body may be this much larger than the file limit.
+FORM_OVERHEAD = 64 * 1024
 
 
 FilterMachine = Annotated[list[str], Query(description="machine (uname nodename)")]
@@ -48,6 +53,49 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str):
         self.status = status
         self.message = message
+
+
+class BodyTooLarge(StarletteHTTPException):
+    """A request body over the limit: raised while it streams in, answered as any HTTP error
+    (413, JSON)."""
+
+    def __init__(self, limit: int):
+        super().__init__(413, f"request body larger than {limit} bytes (the upload limit of "
+                         f"{limit - FORM_OVERHEAD} bytes and {FORM_OVERHEAD} for the form)",
+                         headers={"Connection": "close"})
+
+
+class BodyLimit:
+    """ASGI middleware: refuses a request body over LIMIT bytes before the application has it.
+    With a Content-Length over the limit the answer is 413 at once, nothing of the body read;
+    a body without one (chunked) is cut off when it passes the limit. Either way the
+    connection is closed, so the server does not read the rest."""
+
+    def __init__(self, app, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            exc = BodyTooLarge(self.limit)
+            response = JSONResponse({"error": exc.detail}, status_code=413,
+                                    headers=exc.headers)
+            return await response(scope, receive, send)
+        received = 0
+
+        async def limited_receive():
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise BodyTooLarge(self.limit)  # the app's HTTP error handler answers
+            return message
+
+        await self.app(scope, limited_receive, send)
 
 
 def plotly_js() -> Path:
@@ -64,6 +112,7 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
                   docs_url=None, redoc_url=None)  # the CDN-based doc pages would break the CSP
     app.state.store = store
     app.state.max_upload = max_upload_bytes
+    app.add_middleware(BodyLimit, limit=max_upload_bytes + FORM_OVERHEAD)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["short_library"] = query.short_library
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -82,7 +131,8 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request, exc: StarletteHTTPException):
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
+                            headers=exc.headers)
 
     @app.middleware("http")
     async def _headers(request: Request, call_next):
@@ -106,8 +156,10 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
         return ident
 
     async def save_upload(upload: UploadFile, directory: str) -> Path:
-        """The upload in a temporary file, read in pieces so that an oversized file is refused
-        after max+1 bytes, never held in memory."""
+        """The upload in a temporary file, read in pieces so that a file over the limit is
+        refused at limit + 1 bytes, never held in memory. (A request body over the limit and
+        the form's overhead never gets here: BodyLimit refuses it before or while it comes
+        in.)"""
         path = Path(directory) / "upload"
         size = 0
         with open(path, "wb") as out:
@@ -121,18 +173,19 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
             raise ApiError(400, "the file is empty")
         return path
 
-    def clean_text(value: str | None, what: str) -> str | None:
+    def clean_text(value: str | None, what: str, limit: int) -> str | None:
         if value is None or not value.strip():
             return None
-        if len(value) > MAX_TEXT:
-            raise ApiError(400, f"{what} longer than {MAX_TEXT} characters")
+        if len(value.strip()) > limit:
+            raise ApiError(400, f"{what} longer than {limit} characters")
         return value.strip()
 
     async def import_upload(upload: UploadFile, fmt: str | None, network: str | None,
                             notes: str | None, who: Identity) -> tuple[int, bool, Any]:
         if fmt and fmt not in FORMATS:
             raise ApiError(400, f"unknown format '{fmt}' (one of {', '.join(FORMATS)})")
-        network, notes = clean_text(network, "network"), clean_text(notes, "notes")
+        network = clean_text(network, "network", MAX_NETWORK)
+        notes = clean_text(notes, "notes", MAX_NOTES)
         name = Path(upload.filename or "upload").name
         with tempfile.TemporaryDirectory(prefix="effbench-upload-") as tmp:
             path = await save_upload(upload, tmp)
@@ -174,6 +227,11 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
                                               status_code=status)
         response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict")
         return response
+
+    def upload_context(**extra) -> dict:
+        # the form's limits are the server's
+        return {"formats": sorted(FORMATS), "network_max": MAX_NETWORK,
+                "notes_max": MAX_NOTES, **extra}
 
     def check_csrf(request: Request, form_token: str) -> None:
         cookie = request.cookies.get(CSRF_COOKIE, "")
@@ -241,7 +299,7 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
 
     @app.get("/upload", response_class=HTMLResponse, include_in_schema=False)
     def upload_page(request: Request):
-        return render(request, "upload.html", {"formats": sorted(FORMATS)})
+        return render(request, "upload.html", upload_context())
 
     @app.post("/upload", response_class=HTMLResponse, include_in_schema=False)
     async def upload_form(request: Request, file: UploadFile = File(...),
@@ -256,11 +314,10 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
             run_id, created, parsed = await import_upload(file, format or None, network,
                                                           notes, who)
         except ApiError as exc:
-            return render(request, "upload.html", {"formats": sorted(FORMATS),
-                                                   "error": exc.message}, status=exc.status)
-        return render(request, "upload.html", {
-            "formats": sorted(FORMATS), "done": {"id": run_id, "created": created,
-                                                 "rows": len(parsed.results)}})
+            return render(request, "upload.html", upload_context(error=exc.message),
+                          status=exc.status)
+        return render(request, "upload.html", upload_context(
+            done={"id": run_id, "created": created, "rows": len(parsed.results)}))
 
     @app.post("/runs/{run_id}/delete", include_in_schema=False)
     def delete_form(request: Request, run_id: int, token: str = Form(""),
