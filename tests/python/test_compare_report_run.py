@@ -441,14 +441,20 @@ sys.exit(3)
 """
 
 
-def test_run_failure_keeps_json(tmp_path, capsys):
+def fake_launch(tmp_path):
+    """A fake mpiexec and a fake effbench that crashes after three records,
+    and a database URL, for the launcher's failure paths."""
     mpiexec = tmp_path / "fake-mpiexec"
     mpiexec.write_text(FAKE_MPIEXEC)
     fake = tmp_path / "fake-effbench"
     fake.write_text(FAKE_EFFBENCH.format(python=sys.executable))
     for f in (mpiexec, fake):
         f.chmod(f.stat().st_mode | stat.S_IXUSR)
-    db = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    return mpiexec, fake, f"sqlite:///{tmp_path / 'r.sqlite'}"
+
+
+def test_run_failure_keeps_json(tmp_path, capsys):
+    mpiexec, fake, db = fake_launch(tmp_path)
     jsonl = tmp_path / "crash.jsonl"
     code = main(["run", "--mpiexec", str(mpiexec), "--effbench", str(fake), "--db", db,
                  "--json", str(jsonl), "mpi1", "PingPong"])
@@ -463,13 +469,7 @@ def test_run_failure_keeps_json(tmp_path, capsys):
 def test_run_refuses_to_replace_files(tmp_path, capsys):
     """An existing --json FILE (or its .txt) is a user's earlier run: refused unless
     --overwrite, and then replaced, not appended to."""
-    mpiexec = tmp_path / "fake-mpiexec"
-    mpiexec.write_text(FAKE_MPIEXEC)
-    fake = tmp_path / "fake-effbench"
-    fake.write_text(FAKE_EFFBENCH.format(python=sys.executable))
-    for f in (mpiexec, fake):
-        f.chmod(f.stat().st_mode | stat.S_IXUSR)
-    db = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    mpiexec, fake, db = fake_launch(tmp_path)
     jsonl = tmp_path / "old.jsonl"
     argv = ["run", "--mpiexec", str(mpiexec), "--effbench", str(fake), "--db", db, "--json",
             str(jsonl), "mpi1", "PingPong"]
