@@ -104,27 +104,26 @@ class Store:
         digest = parsed.content_hash()
         for attempt in (1, 2):
             try:
-                return self._import_once(parsed, digest, upload), True
-            except _AlreadyStored as stored:
-                return stored.run_id, False
+                return self._import_once(parsed, digest, upload)
             except IntegrityError:
                 # Another import committed a row this one was creating: the same run (its
                 # content hash), or the same machine, MPI library or benchmark, which the
                 # lookups of a second attempt find.
                 with self.sessions() as session:
-                    existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
+                    existing = _stored_run(session, digest)
                 if existing is not None:
                     return existing, False
                 if attempt == 2:
                     raise
-        raise AssertionError("unreachable")
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
-    def _import_once(self, parsed: ParsedRun, digest: str, upload: dict[str, Any]) -> int:
+    def _import_once(self, parsed: ParsedRun, digest: str,
+                     upload: dict[str, Any]) -> tuple[int, bool]:
         # One transaction: a failure anywhere leaves the database as it was.
         with self.sessions.begin() as session:
-            existing = session.scalar(select(Run.id).where(Run.content_hash == digest))
+            existing = _stored_run(session, digest)
             if existing is not None:
-                raise _AlreadyStored(existing)
+                return existing, False
             run, rows = self._build_run(session, parsed, digest)
             for key, value in upload.items():
                 setattr(run, key, value)
@@ -137,7 +136,7 @@ class Store:
                 for row in rows:
                     row["run_id"] = run_id
                 session.execute(insert(Measurement), rows)
-        return run_id
+        return run_id, True
 
     def _get_or_create(self, session: Session, model, **keys):
         obj = session.scalar(select(model).filter_by(**keys))
@@ -258,9 +257,9 @@ class Store:
                                   Event)}
 
 
-class _AlreadyStored(Exception):
-    def __init__(self, run_id: int):
-        self.run_id = run_id
+def _stored_run(session: Session, digest: str) -> int | None:
+    """The id of the run stored with this content hash, if any."""
+    return session.scalar(select(Run.id).where(Run.content_hash == digest))
 
 
 def _positions(rows) -> list[int] | None:
