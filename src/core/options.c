@@ -48,35 +48,12 @@ void eb_push_names(char ***arr, int *n, const char *arg)
 {
     char *copy = eb_strdup(arg), *save = NULL;
     for (char *t = strtok_r(copy, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
-        *arr = realloc(*arr, (size_t)(*n + 1) * sizeof **arr);
-        if (!*arr)
-            eb_abort("out of memory");
+        *arr = eb_realloc(*arr, (size_t)(*n + 1) * sizeof **arr);
         (*arr)[(*n)++] = eb_strdup(t);
     }
     free(copy);
 }
 
-static int parse_long(const char *s, long lo, long hi, long *v)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (s == end || *end || errno || x < lo || x > hi)
-        return -1;
-    *v = x;
-    return 0;
-}
-
-static int parse_double(const char *s, double lo, double *v)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (s == end || *end || errno || !isfinite(x) || x <= lo)
-        return -1;
-    *v = x;
-    return 0;
-}
 
 /* "-iter m[,vol[,nonaggr]][,policy]" or "-iter policy" (a trailing comma
  * joins the next word, so "-iter 2000, multiple_np" works as in the guide). */
@@ -96,7 +73,7 @@ static int parse_iter(eb_imb_options *o, const char *arg, char *err, size_t errl
             k = 3; /* a policy ends the integer list */
             continue;
         }
-        if (k >= 3 || parse_long(t, 1, 2000000000L, &v) != 0)
+        if (k >= 3 || eb_parse_long(t, 1, 2000000000L, &v) != 0)
             return eb_err(err, errlen,
                           "-iter %s: expected msgspersample[,overall_vol_MB[,msgs_nonaggr]]"
                           "[,off|dynamic|multiple_np|auto]", arg);
@@ -124,10 +101,10 @@ static int parse_off_cache(eb_imb_options *o, const char *arg, char *err, size_t
     long line = EB_DEFAULT_CACHE_LINE;
     if (comma) {
         *comma = '\0';
-        if (parse_long(comma + 1, 1, 1 << 20, &line) != 0)
+        if (eb_parse_long(comma + 1, 1, 1 << 20, &line) != 0)
             return eb_err(err, errlen, "-off_cache %s: cache line size must be a positive integer", arg);
     }
-    if (parse_double(buf, 0, &o->cache.cache_mb) != 0)
+    if (eb_parse_positive(buf, &o->cache.cache_mb) != 0)
         return eb_err(err, errlen,
                       "-off_cache %s: expected cache_size_MB[,cache_line_size] or -1", arg);
     o->cache.line = (size_t)line;
@@ -149,7 +126,7 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
         } else if (!strcmp(a, "-npmin")) {
             long v;
             NEED_VALUE();
-            if (parse_long(val, 1, 1 << 30, &v))
+            if (eb_parse_long(val, 1, 1 << 30, &v))
                 return eb_err(err, errlen, "-npmin %s: expected a positive integer", val);
             o->npmin = (int)v;
             i++;
@@ -183,13 +160,13 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             i++;
         } else if (!strcmp(a, "-time")) {
             NEED_VALUE();
-            if (parse_double(val, 0, &o->iter.secs))
+            if (eb_parse_positive(val, &o->iter.secs))
                 return eb_err(err, errlen, "-time %s: expected a positive number of seconds", val);
             o->time_given = 1;
             i++;
         } else if (!strcmp(a, "-mem")) {
             NEED_VALUE();
-            if (parse_double(val, 0, &o->mem_gb))
+            if (eb_parse_positive(val, &o->mem_gb))
                 return eb_err(err, errlen, "-mem %s: expected a positive number of GB", val);
             i++;
         } else if (!strcmp(a, "-input")) {
@@ -237,7 +214,7 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
         } else if (!strcmp(a, "-repeat")) {
             long v;
             NEED_VALUE();
-            if (parse_long(val, 1, 1000000, &v))
+            if (eb_parse_long(val, 1, 1000000, &v))
                 return eb_err(err, errlen, "-repeat %s: expected a positive number of timed loops", val);
             o->repeat = (int)v;
             i++;
@@ -251,7 +228,7 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             o->quick = 1;
         } else if (!strcmp(a, "-epsilon")) {
             NEED_VALUE();
-            if (parse_double(val, 0, &o->epsilon) || o->epsilon >= 1)
+            if (eb_parse_positive(val, &o->epsilon) || o->epsilon >= 1)
                 return eb_err(err, errlen, "-epsilon %s: expected a relative error between 0 and 1, "
                               "e.g. 0.02", val);
             i++;
@@ -306,77 +283,22 @@ int eb_imb_apply_input(eb_imb_options *o, const char *text, const char *fname,
     return 0;
 }
 
-char *eb_read_file(const char *path, const char *what, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        eb_err(err, errlen, "%s %s: cannot read: %s", what, path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = eb_malloc(cap);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap) {
-            if (cap >= (64u << 20)) {
-                fclose(f);
-                free(buf);
-                eb_err(err, errlen, "%s %s: file larger than 64 MiB", what, path);
-                return NULL;
-            }
-            cap *= 2;
-            buf = realloc(buf, cap);
-            if (!buf)
-                eb_abort("out of memory");
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        eb_err(err, errlen, "%s %s: read error", what, path);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-/* Rank 0 reads, everyone receives the text (or the error). */
-static char *bcast_file(const char *path, const char *what)
-{
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    char err[EB_ERRLEN] = {0};
-    char *text = NULL;
-    long len = 0;
-    if (rank == 0) {
-        text = eb_read_file(path, what, err, sizeof err);
-        len = text ? (long)strlen(text) : -1;
-    }
-    MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    if (len < 0) {
-        MPI_Bcast(err, EB_ERRLEN, MPI_CHAR, 0, MPI_COMM_WORLD);
-        eb_exit_all(EB_EXIT_USAGE, err);
-    }
-    if (rank != 0)
-        text = eb_malloc((size_t)len + 1);
-    MPI_Bcast(text, (int)len + 1, MPI_CHAR, 0, MPI_COMM_WORLD);
-    return text;
-}
-
 void eb_imb_load_files(eb_imb_options *o)
 {
     char err[EB_ERRLEN];
     if (o->input_file) {
-        char *text = bcast_file(o->input_file, "-input");
+        char *text = eb_read_file_bcast(o->input_file, "-input", MPI_COMM_WORLD, err, sizeof err);
+        if (!text)
+            eb_exit_all(EB_EXIT_USAGE, err);
         int bad = eb_imb_apply_input(o, text, o->input_file, err, sizeof err);
         free(text);
         if (bad)
             eb_exit_all(EB_EXIT_USAGE, err);
     }
     if (o->msglen_file) {
-        char *text = bcast_file(o->msglen_file, "-msglen");
+        char *text = eb_read_file_bcast(o->msglen_file, "-msglen", MPI_COMM_WORLD, err, sizeof err);
+        if (!text)
+            eb_exit_all(EB_EXIT_USAGE, err);
         int bad = eb_sizes_parse_msglen(text, o->msglen_file, 1, &o->msglen, err, sizeof err);
         free(text);
         if (bad)

@@ -77,9 +77,6 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
 int eb_imb_apply_input(eb_imb_options *o, const char *text, const char *fname,
                        char *err, size_t errlen);
 
-/* Read a whole (small) file; NULL with err on failure. */
-char *eb_read_file(const char *path, const char *what, char *err, size_t errlen);
-
 /* Collective: rank 0 reads the -input / -msglen files, every rank gets
  * their contents; exits all ranks with status 2 on error. */
 void eb_imb_load_files(eb_imb_options *o);

@@ -16,6 +16,7 @@
 #include "core/cpu_exploit.h"
 #include "core/driver.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "core/overlap.h"
 #include "core/registry.h"
 #include "core/repeat.h"
