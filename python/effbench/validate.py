@@ -1,0 +1,214 @@
+"""The one validator of JSON Lines records (docs/json-lines.md): types, ranges and orderings
+per record type.  Every record effbench writes, every record a test writes and every record an
+importer builds must pass it; a record it refuses is never stored.
+
+The rules that make a number impossible (docs/json-lines.md, "Impossible numbers"): a time or a
+rate that is negative, NaN or infinite; `t_min_us > t_avg_us` or `t_avg_us > t_max_us`; an
+overlap outside 0-100 %.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Iterable
+
+RECORD_TYPES = ("run", "result", "summary", "skip", "resume", "end")
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes")
+
+# Relative slack for the orderings: an average of equal doubles may round one ulp above them.
+ORDER_SLACK = 1e-9
+
+# Field-name endings of quantities that can never be negative.
+NON_NEGATIVE_SUFFIXES = ("_us", "_s", "_ms", "mb_per_s", "mbytes_per_s", "_bytes", "_pct",
+                         "_mb", "_gb")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_num(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value))
+
+
+class Problems:
+    """Collects messages for one record: 'FIELD: what is wrong'."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, message: str) -> None:
+        self.items.append(message)
+
+    def need(self, rec: dict, key: str, kind: str, nullable: bool = False) -> None:
+        if key not in rec:
+            if not nullable:
+                self.add(f"{key}: missing")
+            return
+        value = rec[key]
+        if value is None:
+            if not nullable:
+                self.add(f"{key}: null where a value is required")
+            return
+        ok = {"str": isinstance(value, str), "int": _is_int(value), "num": _is_num(value),
+              "bool": isinstance(value, bool), "list": isinstance(value, list),
+              "dict": isinstance(value, dict)}[kind]
+        if not ok:
+            self.add(f"{key}: expected {kind}, found {json.dumps(value)[:40]}")
+
+
+def _non_negative(rec: dict, probs: Problems, prefix: str = "") -> None:
+    """Every number whose name says it is a time, a rate, a size or a percentage is finite and
+    >= 0 (nested objects too: b_eff_io's summaries, a run's options)."""
+    for key, value in rec.items():
+        name = prefix + key
+        if isinstance(value, dict):
+            _non_negative(value, probs, name + ".")
+            continue
+        if isinstance(value, float) and not math.isfinite(value):
+            probs.add(f"{name}: {value} is not a finite number")
+            continue
+        if isinstance(value, list) and key.endswith(NON_NEGATIVE_SUFFIXES):
+            for i, item in enumerate(value):
+                if _is_num(item) and item < 0:
+                    probs.add(f"{name}[{i}]: negative ({item})")
+            continue
+        if (isinstance(value, (int, float)) and not isinstance(value, bool)
+                and key.endswith(NON_NEGATIVE_SUFFIXES) and value < 0):
+            probs.add(f"{name}: negative ({value})")
+
+
+def _ordered(rec: dict, probs: Problems) -> None:
+    lo, avg, hi = rec.get("t_min_us"), rec.get("t_avg_us"), rec.get("t_max_us")
+
+    def above(a, b) -> bool:
+        return _is_num(a) and _is_num(b) and a > b * (1 + ORDER_SLACK) + 1e-12
+
+    if above(lo, avg):
+        probs.add(f"t_min_us {lo} > t_avg_us {avg}")
+    if above(avg, hi):
+        probs.add(f"t_avg_us {avg} > t_max_us {hi}")
+    if above(lo, hi):
+        probs.add(f"t_min_us {lo} > t_max_us {hi}")
+
+
+def _check_result(rec: dict, probs: Problems) -> None:
+    probs.need(rec, "component", "str")
+    probs.need(rec, "benchmark", "str")
+    probs.need(rec, "procs", "int")
+    probs.need(rec, "bytes", "int")
+    probs.need(rec, "repetitions", "int", nullable=True)
+    for key in ("t_min_us", "t_max_us", "t_avg_us"):
+        probs.need(rec, key, "num", nullable=True)
+    for key in ("mbytes_per_s",):
+        probs.need(rec, key, "num", nullable=True)
+    probs.need(rec, "defects", "int", nullable=True)
+    probs.need(rec, "group", "int", nullable=True)
+    probs.need(rec, "mode", "str", nullable=True)
+    if _is_int(rec.get("procs")) and rec["procs"] < 1:
+        probs.add(f"procs: {rec['procs']} < 1")
+    if _is_int(rec.get("bytes")) and rec["bytes"] < 0:
+        probs.add(f"bytes: negative ({rec['bytes']})")
+    if _is_int(rec.get("repetitions")) and rec["repetitions"] < 0:
+        probs.add(f"repetitions: negative ({rec['repetitions']})")
+    if _is_int(rec.get("defects")) and rec["defects"] < 0:
+        probs.add(f"defects: negative ({rec['defects']})")
+    pct = rec.get("overlap_pct")
+    if _is_num(pct) and not 0 <= pct <= 100:
+        probs.add(f"overlap_pct: {pct} outside 0-100")
+    probs.need(rec, "resolution_limited", "bool", nullable=True)
+    _ordered(rec, probs)
+
+
+def _check_run(rec: dict, probs: Problems) -> None:
+    probs.need(rec, "tool", "str")
+    probs.need(rec, "component", "str")
+    probs.need(rec, "procs", "int", nullable=True)
+    probs.need(rec, "hosts", "list", nullable=True)
+    probs.need(rec, "command_line", "list", nullable=True)
+    probs.need(rec, "options", "dict", nullable=True)
+    probs.need(rec, "check", "bool", nullable=True)
+    if _is_int(rec.get("procs")) and rec["procs"] < 1:
+        probs.add(f"procs: {rec['procs']} < 1")
+    for i, host in enumerate(rec.get("hosts") or []):
+        if not isinstance(host, dict) or not isinstance(host.get("name"), str):
+            probs.add(f"hosts[{i}]: expected {{\"name\": ..., \"ranks\": [...]}}")
+    if isinstance(rec.get("command_line"), list) and not all(
+            isinstance(a, str) for a in rec["command_line"]):
+        probs.add("command_line: every word must be a string")
+
+
+def _check_end(rec: dict, probs: Problems) -> None:
+    probs.need(rec, "status", "str")
+    probs.need(rec, "message", "str", nullable=True)
+    probs.need(rec, "elapsed_s", "num", nullable=True)
+
+
+def _check_skip(rec: dict, probs: Problems) -> None:
+    for key in ("component", "benchmark", "reason"):
+        probs.need(rec, key, "str")
+    probs.need(rec, "procs", "int")
+
+
+def _check_resume(rec: dict, probs: Problems) -> None:
+    probs.need(rec, "start", "str")
+    probs.need(rec, "rows_kept", "int")
+    probs.need(rec, "rows_dropped", "int", nullable=True)
+
+
+def _check_summary(rec: dict, probs: Problems) -> None:
+    probs.need(rec, "component", "str")
+
+
+CHECKS = {"run": _check_run, "result": _check_result, "summary": _check_summary,
+          "skip": _check_skip, "resume": _check_resume, "end": _check_end}
+
+
+def record_problems(rec: Any) -> list[str]:
+    """What is wrong with one record (an empty list: nothing)."""
+    if not isinstance(rec, dict):
+        return ["a record must be a JSON object"]
+    probs = Problems()
+    kind = rec.get("type")
+    if kind not in CHECKS:
+        return [f"type: {json.dumps(kind)} is not one of {', '.join(RECORD_TYPES)}"]
+    if rec.get("schema") != 1:
+        probs.add(f"schema: expected 1, found {json.dumps(rec.get('schema'))}")
+    component = rec.get("component")
+    if kind in ("run", "result", "summary", "skip") and isinstance(component, str) \
+            and component not in COMPONENTS:
+        probs.add(f"component: {component!r} is not one of {', '.join(COMPONENTS)}")
+    CHECKS[kind](rec, probs)
+    _non_negative(rec, probs)
+    return probs.items
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def validate_lines(lines: Iterable[str], allow_cut_last: bool = True) -> list[tuple[int, str]]:
+    """(line number, problem) for every problem of a JSON Lines text.  The last line may be
+    cut off (a crashed run) when allow_cut_last; every other line must parse."""
+    lines = list(lines)
+    found: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line, parse_constant=_reject_constant)
+        except ValueError as exc:
+            if not (allow_cut_last and number == len(lines) and not line.endswith("\n")):
+                found.append((number, f"not JSON: {exc}"))
+            continue
+        found.extend((number, p) for p in record_problems(rec))
+    return found
+
+
+def validate_file(path: str | Path, allow_cut_last: bool = True) -> list[str]:
+    """'FILE:LINE: problem' for every problem of a JSON Lines file."""
+    text = Path(path).read_text(errors="replace")
+    return [f"{path}:{n}: {p}"
+            for n, p in validate_lines(text.splitlines(keepends=True), allow_cut_last)]

@@ -1,0 +1,32 @@
+/* IMB's command line: the input's lines are the words after the program
+ * name, parsed by every registered IMB family. */
+#include "core/error.h"
+#include "core/options.h"
+#include "fuzz.h"
+
+#define MAX_WORDS 32
+
+static const eb_imb_family family = {.component = "mpi1", .program = "IMB-MPI1",
+                                     .part = "MPI-1 part", .maxmsglog = 22};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = fuzz_text(data, size);
+    char *argv[MAX_WORDS + 2] = {"IMB-MPI1"};
+    int argc = 1;
+    for (char *p = text; p && argc <= MAX_WORDS;) {
+        argv[argc++] = p;
+        p = strchr(p, '\n');
+        if (p)
+            *p++ = '\0';
+    }
+    argv[argc] = NULL;
+    eb_imb_options o;
+    eb_imb_options_init(&o, &family);
+    char err[EB_ERRLEN] = {0};
+    if (eb_imb_parse(&o, argc, argv, err, sizeof err))
+        fuzz_clean_message(err);
+    eb_imb_options_free(&o);
+    free(text);
+    return 0;
+}

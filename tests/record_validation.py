@@ -1,0 +1,32 @@
+"""A pytest plugin (loaded by tests/conftest.py): after every test, every JSON Lines file the test
+wrote under its tmp_path must pass the one record validator (effbench.validate).  A test that
+writes broken records on purpose says so with @pytest.mark.invalid_records."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+from effbench.validate import validate_file  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "invalid_records: the test writes JSON Lines records that are wrong on "
+        "purpose; the record validator leaves its files alone")
+
+
+@pytest.fixture(autouse=True)
+def _validate_written_records(request):
+    yield
+    if "tmp_path" not in request.fixturenames or request.node.get_closest_marker("invalid_records"):
+        return
+    tmp = request.getfixturevalue("tmp_path")
+    problems = []
+    for path in sorted(Path(tmp).rglob("*.jsonl")):
+        problems.extend(validate_file(path))
+    if problems:
+        pytest.fail("records that break docs/json-lines.md:\n" + "\n".join(problems[:20]),
+                    pytrace=False)
