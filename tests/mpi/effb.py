@@ -22,9 +22,9 @@ MPI = os.environ.get("EFFBENCH_MPI", "openmpi")
 BUILD = pathlib.Path(os.environ.get(
     "EFFBENCH_BUILD", ROOT / ("build" if MPI == "openmpi" else "build-mpich"))).resolve()
 
-# Every user error (bad option, value, file) ends on all ranks within this
-# many seconds (issue 12's bad-input table).
-USER_ERROR_LIMIT_S = 5.0
+# A run that has not ended after this many seconds hangs (the test fails
+# with the run's output).  Tests assert no time of the work itself: speed is
+# measured in bench/, and a loaded machine must not fail a test.
 
 OPENMPI_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT": "1",

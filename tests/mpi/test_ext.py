@@ -167,7 +167,6 @@ def test_ext_unknown_benchmark_is_a_user_error():
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Unidir_Pot' for IMB-EXT; "
                                "known: Window Unidir_Get Unidir_Put Bidir_Get Bidir_Put "
                                "Accumulate"), r
-    assert r.elapsed < 10
 
 
 def test_ext_sync_window_keeps_aggregate_tables_imb_timed(tmp_path):

@@ -233,7 +233,6 @@ def test_unwritable_directory(tmp_path, np, bench, suffix):
     base = d / "effbench_io_test"
     r = run(np, "IMB-IO", bench, "-msglog", "0:1", *FAST, "-filename", base, timeout=60)
     assert r.returncode == 2, r
-    assert r.elapsed < 10
     err = [line for line in r.stderr.splitlines() if line.startswith("effbench: error:")]
     assert len(err) == 1, r.stderr
     assert err[0].startswith(f"effbench: error: IMB-IO file {base}{suffix}: cannot create it: "), err
@@ -258,7 +257,6 @@ def test_info_hints(io_dir, tmp_path):
     assert r.returncode == 2, r
     assert f"effbench: error: {bad}:2: hint 'cb_nodes' has no value (expected 'key value')" \
         in r.stderr.splitlines()
-    assert r.elapsed < 10
 
     r = run(1, "IMB-IO", "--info", tmp_path / "missing.txt", timeout=60)
     assert r.returncode == 2, r
@@ -275,4 +273,3 @@ def test_option_errors(args, msg):
     assert r.returncode == 2, r
     assert any(line.startswith(f"effbench: error: {msg}") for line in r.stderr.splitlines()), \
         r.stderr
-    assert r.elapsed < 10

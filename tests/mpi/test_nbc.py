@@ -154,4 +154,3 @@ def test_unknown_name():
     assert r.returncode == 2, r
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Iallreduce_purest' "
                                "for IMB-NBC; known: Ibcast Iallgather"), r
-    assert r.elapsed < 10

@@ -222,7 +222,6 @@ def test_rma_unknown_benchmark_is_a_user_error():
     assert r.returncode == 2, r
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Unidir_Pot' for IMB-RMA; "
                                "known: Unidir_put Unidir_get Bidir_put Bidir_get"), r
-    assert r.elapsed < 10
 
 
 @pytest.mark.skipif(MPI != "openmpi", reason="the cap is for Open MPI's osc/pt2pt")
