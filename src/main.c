@@ -1,6 +1,7 @@
 /* effbench: argv[0] (IMB-MPI1, b_eff, ...) or the first word (effbench mpi1
  * ...) picks the component; the component does everything else. */
 #include "core/error.h"
+#include "core/nodemap.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
 #include "core/sysinfo.h"
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     argv = bcast_argv(&argc, argv);
     eb_set_command_line(argc, argv);
+    eb_world_nodes(); /* collective: every rank knows every rank's node from here on */
 
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];

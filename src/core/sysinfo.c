@@ -1,6 +1,7 @@
 #include "core/sysinfo.h"
 
 #include "core/error.h"
+#include "core/nodemap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,40 +84,24 @@ double eb_node_memory_bytes(void)
 
 int eb_hosts(eb_json *j)
 {
-    int rank, size;
+    int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char name[MPI_MAX_PROCESSOR_NAME] = {0};
-    int len;
-    MPI_Get_processor_name(name, &len);
-    char *all = eb_malloc((size_t)size * MPI_MAX_PROCESSOR_NAME);
-    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME,
-                  MPI_CHAR, MPI_COMM_WORLD);
-    int local = 0;
-    for (int r = 0; r < size; r++)
-        local += strcmp(all + (size_t)r * MPI_MAX_PROCESSOR_NAME, name) == 0;
+    const eb_nodemap *m = eb_world_nodes();
     if (rank == 0 && j) {
         eb_json_array(j, "hosts");
-        for (int r = 0; r < size; r++) {
-            const char *h = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
-            int first = 1;
-            for (int q = 0; q < r; q++)
-                first &= strcmp(all + (size_t)q * MPI_MAX_PROCESSOR_NAME, h) != 0;
-            if (!first)
-                continue;
+        for (int n = 0; n < m->nnodes; n++) {
             eb_json_object(j, NULL);
-            eb_json_str(j, "name", h);
+            eb_json_str(j, "name", m->name[n]);
             eb_json_array(j, "ranks");
-            for (int q = r; q < size; q++)
-                if (strcmp(all + (size_t)q * MPI_MAX_PROCESSOR_NAME, h) == 0)
-                    eb_json_int(j, NULL, q);
+            for (int r = m->leader[n]; r < m->size; r++)
+                if (m->node_of[r] == n)
+                    eb_json_int(j, NULL, r);
             eb_json_close(j);
             eb_json_close(j);
         }
         eb_json_close(j);
     }
-    free(all);
-    return local;
+    return m->count[m->node_of[rank]];
 }
 
 int eb_warn_oversubscription(void)
