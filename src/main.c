@@ -75,6 +75,9 @@ int main(int argc, char **argv)
     int provided, rank;
     MPI_Init_thread(&argc, &argv, requested_thread_level(argc, argv), &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    /* whole lines on stdout: in a job log that mixes stdout and stderr (Slurm's
+     * default) no message can split a table row */
+    setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     argv = bcast_argv(&argc, argv);
     eb_set_command_line(argc, argv);
     eb_world_nodes(); /* collective: every rank knows every rank's node from here on */

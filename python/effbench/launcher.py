@@ -112,6 +112,45 @@ class JsonlFollower:
         return out
 
 
+LAUNCHERS = ("srun", "mpirun")
+
+
+class LaunchError(ValueError):
+    """A launcher choice that cannot work; the message says why."""
+
+
+def choose_launcher(explicit: str | None, environ: dict[str, str]) -> str:
+    """`--launcher`, else srun inside a Slurm allocation (SLURM_JOB_ID set), else mpirun."""
+    if explicit:
+        if explicit not in LAUNCHERS:
+            raise LaunchError(f"--launcher {explicit}: expected one of {', '.join(LAUNCHERS)}")
+        return explicit
+    return "srun" if environ.get("SLURM_JOB_ID") else "mpirun"
+
+
+def launch_prefix(launcher: str, np: int, nodes: int | None, mpiexec: str | None) -> list[str]:
+    """The command words before the program: `srun -n NP [-N NODES] --mpi=pmix` or
+    `mpiexec -n NP [--map-by ppr:NP/NODES:node]` (mpirun places ranks per node only when the
+    count divides evenly).  An explicit --mpiexec replaces the launcher's program name."""
+    if np < 1:
+        raise LaunchError(f"--np {np}: expected at least 1 process")
+    if nodes is not None and not 1 <= nodes <= np:
+        raise LaunchError(f"--nodes {nodes}: expected 1 to --np ({np}) nodes")
+    if launcher == "srun":
+        words = shlex.split(mpiexec or "srun") + ["-n", str(np)]
+        if nodes:
+            words += ["-N", str(nodes)]
+        return words + ["--mpi=pmix"]
+    words = shlex.split(mpiexec or os.environ.get("EFFBENCH_MPIEXEC") or "mpiexec")
+    words += ["-n", str(np)]
+    if nodes:
+        if np % nodes:
+            raise LaunchError(f"--nodes {nodes}: mpirun places the same number of ranks on every "
+                              f"node, and {np} processes do not divide by {nodes}")
+        words += ["--map-by", f"ppr:{np // nodes}:node"]
+    return words
+
+
 def find_effbench(explicit: str | None) -> str | None:
     for candidate in (explicit, os.environ.get("EFFBENCH")):
         if candidate:
@@ -138,7 +177,12 @@ def run_effbench(args) -> int:
         say("effbench-results: error: no effbench executable: use --effbench PATH, "
             "set EFFBENCH or put effbench on PATH")
         return 2
-    mpiexec = shlex.split(args.mpiexec or os.environ.get("EFFBENCH_MPIEXEC") or "mpiexec")
+    try:
+        launcher = choose_launcher(getattr(args, "launcher", None), dict(os.environ))
+        prefix = launch_prefix(launcher, args.np, getattr(args, "nodes", None), args.mpiexec)
+    except LaunchError as exc:
+        say(f"effbench-results: error: {exc}")
+        return 2
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     json_path = Path(args.json or f"effbench-{args.component}-{stamp}.jsonl").resolve()
     text_path = json_path.with_suffix(".txt")
@@ -153,8 +197,7 @@ def run_effbench(args) -> int:
     extra = list(args.args)
     if extra and extra[0] == "--":
         extra = extra[1:]
-    cmd = [*mpiexec, "-n", str(args.np), binary, args.component, *extra, "--json",
-           str(json_path)]
+    cmd = [*prefix, binary, args.component, *extra, "--json", str(json_path)]
     env = dict(os.environ)
     if os.geteuid() == 0:
         for key, value in OPENMPI_ROOT_ENV.items():

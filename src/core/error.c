@@ -34,12 +34,23 @@ void eb_warn(const char *fmt, ...)
 {
     if (world_rank() != 0)
         return;
+    char line[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("effbench: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    eb_stderr_line("warning", line);
+}
+
+void eb_stderr_line(const char *kind, const char *msg)
+{
+    /* A job log mixes stdout and stderr in one file: finish stdout's pending
+     * line first and write the message with one call, so it never lands
+     * inside a table row (docs/results.md, imports of job logs). */
+    fflush(stdout);
+    char line[2304];
+    snprintf(line, sizeof line, "effbench: %s: %s\n", kind, msg);
+    fputs(line, stderr);
     fflush(stderr);
 }
 
@@ -69,11 +80,8 @@ void eb_add_exit_hook(eb_exit_hook hook)
 
 _Noreturn void eb_exit_all(int status, const char *msg)
 {
-    if (msg && world_rank() == 0) {
-        fflush(stdout);
-        fprintf(stderr, "effbench: error: %s\n", msg);
-        fflush(stderr);
-    }
+    if (msg && world_rank() == 0)
+        eb_stderr_line("error", msg);
     while (nhooks > 0)
         hooks[--nhooks](status, msg);
     fflush(stdout);
@@ -87,13 +95,13 @@ _Noreturn void eb_exit_all(int status, const char *msg)
 
 _Noreturn void eb_abort(const char *fmt, ...)
 {
+    char msg[2048];
+    int n = snprintf(msg, sizeof msg, "rank %d: ", world_rank());
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "effbench: error: rank %d: ", world_rank());
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
-    fflush(stderr);
+    eb_stderr_line("error", msg);
     while (nhooks > 0)
         hooks[--nhooks](EB_EXIT_FAILURE, "aborted");
     MPI_Abort(MPI_COMM_WORLD, EB_EXIT_FAILURE);

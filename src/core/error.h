@@ -41,6 +41,9 @@ _Noreturn void eb_abort(const char *fmt, ...) __attribute__((format(printf, 1, 2
 typedef void (*eb_exit_hook)(int status, const char *msg);
 void eb_add_exit_hook(eb_exit_hook hook);
 
+/* One whole line "effbench: KIND: MSG" on stderr, after flushing stdout. */
+void eb_stderr_line(const char *kind, const char *msg);
+
 /* Checked allocation: aborts with a message when memory runs out. */
 void *eb_malloc(size_t n);
 void *eb_calloc(size_t n, size_t size);

@@ -108,6 +108,23 @@ static void environment_json(eb_json *j)
     free(vars);
 }
 
+/* The Slurm job a run belongs to, when it runs in one. */
+static void slurm_json(eb_json *j)
+{
+    static const char *const facts[][2] = {
+        {"job_id", "SLURM_JOB_ID"},          {"partition", "SLURM_JOB_PARTITION"},
+        {"nodelist", "SLURM_JOB_NODELIST"},  {"nnodes", "SLURM_JOB_NUM_NODES"},
+        {"ntasks", "SLURM_NTASKS"},          {"cluster", "SLURM_CLUSTER_NAME"}};
+    if (!getenv("SLURM_JOB_ID")) {
+        eb_json_null(j, "slurm");
+        return;
+    }
+    eb_json_object(j, "slurm");
+    for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++)
+        eb_json_str(j, facts[i][0], getenv(facts[i][1]));
+    eb_json_close(j);
+}
+
 void eb_placement_json(eb_json *j)
 {
     int rank, size;
@@ -141,6 +158,7 @@ void eb_placement_json(eb_json *j)
     eb_cpu_model(model, sizeof model);
     eb_json_str(j, "cpu_model", model);
     environment_json(j);
+    slurm_json(j);
     free(all);
     free(numas);
 }

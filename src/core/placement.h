@@ -16,7 +16,8 @@ void eb_cpu_model(char *out, size_t n);
 /* Collective over MPI_COMM_WORLD: rank 0 appends to the run record
  *   "placement": [{"rank", "host", "cpus", "numa"}, ...]   (every rank)
  *   "cpu_model": "...",
- *   "environment": {NAME: value}  (MPI and fabric variables, Slurm job facts)
+ *   "environment": {NAME: value}  (MPI and fabric variables, Slurm job facts),
+ *   "slurm": {"job_id", "partition", "nodelist", "nnodes", "ntasks", "cluster"} or null
  * where numa is the NUMA node of the CPU the rank was on (null if unknown). */
 void eb_placement_json(eb_json *j);
 
