@@ -1,6 +1,7 @@
 /* effbench: argv[0] (IMB-MPI1, b_eff, ...) or the first word (effbench mpi1
  * ...) picks the component; the component does everything else. */
 #include "core/error.h"
+#include "core/guard.h"
 #include "core/nodemap.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
@@ -73,6 +74,7 @@ static char **bcast_argv(int *argc, char **argv)
 int main(int argc, char **argv)
 {
     int provided, rank;
+    eb_guard_block_signals();
     MPI_Init_thread(&argc, &argv, requested_thread_level(argc, argv), &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     /* whole lines on stdout: in a job log that mixes stdout and stderr (Slurm's
@@ -81,6 +83,10 @@ int main(int argc, char **argv)
     argv = bcast_argv(&argc, argv);
     eb_set_command_line(argc, argv);
     eb_world_nodes(); /* collective: every rank knows every rank's node from here on */
+    char err[EB_ERRLEN];
+    if (eb_guard_take_option(&argc, argv, err, sizeof err))
+        eb_exit_all(EB_EXIT_USAGE, err);
+    eb_guard_start();
 
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];

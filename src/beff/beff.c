@@ -3,6 +3,7 @@
  * records.  The rules are ../shared/beff-spec.md; choices in docs/beff.md. */
 #include "beff/beff.h"
 #include "beff/beff_opts.h"
+#include "core/guard.h"
 #include "core/error.h"
 #include "core/buffers.h"
 #include "core/json.h"
@@ -593,6 +594,7 @@ static void run_json(eb_json *jp, const beff_run *r)
     eb_json j;
     eb_jsonl_run_begin(&j, "beff", &r->si, r->opt.check);
     eb_json_object(&j, "options");
+    eb_guard_plan_rows(planned_rows(r));
     eb_json_int(&j, "planned_rows", planned_rows(r));
     eb_json_int(&j, "mem_per_proc_mb", r->opt.mem_mib);
     eb_json_bool(&j, "mem_detected", r->opt.mem_detected);

@@ -4,6 +4,7 @@
  * beff_io_report.c and the pure rules in beff_io_plan.c. */
 #include "beff/beff_io.h"
 
+#include "core/guard.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
@@ -723,6 +724,7 @@ static void compute_values(bio_run *r)
 static void options_json(eb_json *j, const bio_run *r)
 {
     eb_json_object(j, "options");
+    eb_guard_plan_rows(bio_planned_rows(r->tab, r->nparts, r->rewrite0));
     eb_json_int(j, "planned_rows", bio_planned_rows(r->tab, r->nparts, r->rewrite0));
     eb_json_num(j, "T_s", r->T);
     eb_json_array(j, "partitions");

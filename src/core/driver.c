@@ -1,3 +1,4 @@
+#include "core/guard.h"
 #include "core/driver.h"
 
 #include "core/accuracy.h"
@@ -507,6 +508,12 @@ static void measure_size(runner_t *R, size_t x)
         R->warmed = 1;
     }
     setup_length(R, x);
+    char what[160];
+    snprintf(what, sizeof what, "%s%s, %d processes, %zu bytes", R->multi >= 0 ? "Multi-" : "",
+             b->name, R->q, x);
+    /* -time bounds a loop; -repeat and -check multiply the loops */
+    eb_guard_row(what, o->iter.secs * (o->repeat > 1 ? o->repeat : 1) * (o->check ? 2 : 1),
+                 R->active);
     long n = repetitions(R, x);
     if (c->max_reps > 0 && n > c->max_reps)
         n = c->max_reps;
@@ -580,6 +587,7 @@ static void measure_size(runner_t *R, size_t x)
         c->checking = 0;
     }
     emit_row(R, x, n, t_us, extra, N > 0 ? N : 1, defects);
+    eb_guard_row_end();
     free(t_us);
     free(extra);
     if (b->release)
@@ -816,6 +824,7 @@ static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
     int P;
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     eb_json_object(j, "options");
+    eb_guard_plan_rows(planned_rows(o, p, P));
     eb_json_int(j, "planned_rows", planned_rows(o, p, P));
     eb_json_array(j, "benchmarks");
     for (int i = 0; i < p->n; i++) {

@@ -78,12 +78,17 @@ void eb_add_exit_hook(eb_exit_hook hook)
         hooks[nhooks++] = hook;
 }
 
+void eb_run_exit_hooks(int status, const char *msg)
+{
+    while (nhooks > 0)
+        hooks[--nhooks](status, msg);
+}
+
 _Noreturn void eb_exit_all(int status, const char *msg)
 {
     if (msg && world_rank() == 0)
         eb_stderr_line("error", msg);
-    while (nhooks > 0)
-        hooks[--nhooks](status, msg);
+    eb_run_exit_hooks(status, msg);
     fflush(stdout);
     int init = 0, fin = 0;
     MPI_Initialized(&init);
@@ -102,8 +107,7 @@ _Noreturn void eb_abort(const char *fmt, ...)
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
     eb_stderr_line("error", msg);
-    while (nhooks > 0)
-        hooks[--nhooks](EB_EXIT_FAILURE, "aborted");
+    eb_run_exit_hooks(EB_EXIT_FAILURE, "aborted");
     MPI_Abort(MPI_COMM_WORLD, EB_EXIT_FAILURE);
     exit(EB_EXIT_FAILURE);
 }

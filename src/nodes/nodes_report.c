@@ -1,5 +1,6 @@
 #include "nodes/nodes_report.h"
 
+#include "core/guard.h"
 #include "core/error.h"
 #include "core/report/jsonl.h"
 
@@ -28,6 +29,7 @@ void nodes_options_json(eb_json *j, const nodes_options *o, int nnodes)
     eb_json_num(j, "ratio", o->rule.ratio);
     eb_json_int(j, "nodes", nnodes);
     eb_json_int(j, "rounds", nm_rounds(nnodes));
+    eb_guard_plan_rows((long)nnodes * (nnodes - 1) / 2 * NODES_NSIZES);
     eb_json_int(j, "planned_rows", (long long)nnodes * (nnodes - 1) / 2 * NODES_NSIZES);
     eb_json_close(j);
 }

@@ -1,6 +1,7 @@
 #include "core/report/jsonl.h"
 
 #include "core/error.h"
+#include "core/guard.h"
 
 #include <errno.h>
 #include <time.h>
@@ -14,10 +15,22 @@
 static FILE *out;
 static double t_open;
 
+/* The end record's status from the exit status (docs/json-lines.md). */
+static const char *end_status(int status)
+{
+    if (status == EB_EXIT_OK)
+        return "ok";
+    if (status == EB_EXIT_TIMEOUT)
+        return "timeout";
+    if (status >= EB_EXIT_SIGNAL_BASE)
+        return "terminated";
+    return "error";
+}
+
 static void close_on_exit(int status, const char *msg)
 {
     if (out)
-        eb_jsonl_end(status == 0 ? "ok" : "error", msg);
+        eb_jsonl_end(end_status(status), msg);
 }
 
 void eb_jsonl_open(const char *path)
@@ -46,6 +59,8 @@ int eb_jsonl_active(void) { return out != NULL; }
 
 void eb_jsonl_begin(eb_json *j, const char *type)
 {
+    if (!strcmp(type, "result"))
+        eb_guard_count_row();
     eb_json_init(j);
     eb_json_str(j, "type", type);
     eb_json_int(j, "schema", 1);
@@ -96,8 +111,10 @@ void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, 
 
 void eb_jsonl_result(const eb_row *row, const char *component)
 {
-    if (!out)
+    if (!out) {
+        eb_guard_count_row(); /* text only: the row still counts for "how far" */
         return;
+    }
     eb_json j;
     eb_jsonl_begin(&j, "result");
     eb_json_str(&j, "component", component);
@@ -157,6 +174,12 @@ void eb_jsonl_end(const char *status, const char *message)
     eb_json_str(&j, "status", status);
     eb_json_str(&j, "message", message);
     eb_json_num(&j, "elapsed_s", MPI_Wtime() - t_open);
+    eb_json_int(&j, "rows", eb_guard_rows_done());
+    long planned = eb_guard_rows_planned();
+    if (planned >= 0)
+        eb_json_int(&j, "planned_rows", planned);
+    else
+        eb_json_null(&j, "planned_rows");
     eb_jsonl_emit(&j);
     fclose(out);
     out = NULL;
