@@ -78,6 +78,10 @@ void eb_add_exit_hook(eb_exit_hook hook)
         hooks[nhooks++] = hook;
 }
 
+static volatile int exiting;
+
+int eb_exiting(void) { return exiting; }
+
 void eb_run_exit_hooks(int status, const char *msg)
 {
     while (nhooks > 0)
@@ -86,6 +90,7 @@ void eb_run_exit_hooks(int status, const char *msg)
 
 _Noreturn void eb_exit_all(int status, const char *msg)
 {
+    exiting = 1;
     if (msg && world_rank() == 0)
         eb_stderr_line("error", msg);
     eb_run_exit_hooks(status, msg);
@@ -100,6 +105,7 @@ _Noreturn void eb_exit_all(int status, const char *msg)
 
 _Noreturn void eb_abort(const char *fmt, ...)
 {
+    exiting = 1;
     char msg[2048];
     int n = snprintf(msg, sizeof msg, "rank %d: ", world_rank());
     va_list ap;

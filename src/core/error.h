@@ -40,6 +40,9 @@ _Noreturn void eb_abort(const char *fmt, ...) __attribute__((format(printf, 1, 2
 /* Hooks run by eb_exit_all before MPI_Finalize, most recent first. */
 typedef void (*eb_exit_hook)(int status, const char *msg);
 void eb_add_exit_hook(eb_exit_hook hook);
+/* 1 once the process has begun to exit (eb_exit_all, eb_abort): the run's
+ * guard then leaves the ending to it. */
+int eb_exiting(void);
 /* Run (and drop) the hooks, most recent first: what every way out does. */
 void eb_run_exit_hooks(int status, const char *msg);
 

@@ -112,7 +112,7 @@ static void how_far(char *out, size_t n)
 static _Noreturn void end_run(int status, const char *msg, int abort_job)
 {
     pthread_mutex_lock(&lock);
-    int first = !ending;
+    int first = !ending && !eb_exiting(); /* an exit under way ends the run itself */
     ending = 1;
     pthread_mutex_unlock(&lock);
     if (!first)

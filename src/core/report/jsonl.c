@@ -4,6 +4,7 @@
 #include "core/guard.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 #include <math.h>
@@ -14,6 +15,9 @@
 
 static FILE *out;
 static double t_open;
+/* The run's guard may write the end record from its own thread while the
+ * main thread is stuck: one writer at a time, and none after the end. */
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The end record's status from the exit status (docs/json-lines.md). */
 static const char *end_status(int status)
@@ -68,12 +72,14 @@ void eb_jsonl_begin(eb_json *j, const char *type)
 
 void eb_jsonl_emit(eb_json *j)
 {
+    pthread_mutex_lock(&write_lock);
     if (out) {
         eb_json_finish(j);
         fputs(j->buf, out);
         fputc('\n', out);
         fflush(out);
     }
+    pthread_mutex_unlock(&write_lock);
     eb_json_free(j);
 }
 
@@ -180,9 +186,16 @@ void eb_jsonl_end(const char *status, const char *message)
         eb_json_int(&j, "planned_rows", planned);
     else
         eb_json_null(&j, "planned_rows");
-    eb_jsonl_emit(&j);
-    fclose(out);
-    out = NULL;
+    pthread_mutex_lock(&write_lock);
+    if (out) {
+        eb_json_finish(&j);
+        fputs(j.buf, out);
+        fputc('\n', out);
+        fclose(out);
+        out = NULL;
+    }
+    pthread_mutex_unlock(&write_lock);
+    eb_json_free(&j);
 }
 
 void eb_row_key(char *out, size_t n, const char *benchmark, const char *mode, int procs,
