@@ -14,8 +14,10 @@ static char **cmd_argv;
 
 void eb_set_command_line(int argc, char **argv)
 {
+    /* a copy of the word list: main takes its own options (--row-timeout) out of argv */
     cmd_argc = argc;
-    cmd_argv = argv;
+    cmd_argv = eb_calloc((size_t)argc + 1, sizeof *cmd_argv);
+    memcpy(cmd_argv, argv, (size_t)argc * sizeof *cmd_argv);
 }
 
 char **eb_command_line(int *argc)

@@ -10,6 +10,7 @@
 #include "core/stats.h"
 #include "core/sysinfo.h"
 #include "core/error.h"
+#include "core/resolution.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@ typedef struct {
     char *bsend;
     int bsend_size;
     long simple_calls;
+    int resolution_limited; /* a run's time was raised to the timer's resolution */
     /* window synchronisation */
     eb_clock_model clock; /* this rank's clock against rank 0's */
     double slack;    /* root: start time ahead of "now" */
@@ -386,6 +388,13 @@ static int wait_for_start(const sk_env *e, double t, double *arrived_late)
     return now - t > SK_START_TOLERANCE;
 }
 
+/* A run's time with the timer's overhead (and a barrier's time) taken off,
+ * held to the timer's resolution (src/core/resolution.h). */
+static double resolved(call *c, double t)
+{
+    return eb_resolved_time(t, c->e->wtick, &c->resolution_limited);
+}
+
 /* Runs the operation once; returns this rank's time (seconds, overhead
  * subtracted), *root_sample the sample the timing rank keeps, *valid 0 for a
  * window run a process started late (all ranks agree). */
@@ -399,13 +408,13 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
         t0 = MPI_Wtime();
         pingpong(c);
         t1 = MPI_Wtime();
-        local = t1 - t0 - ov;
+        local = resolved(c, t1 - t0 - ov);
         break;
     case SK_SIMPLE:
         t0 = MPI_Wtime();
         simple(c, c->simple_calls);
         t1 = MPI_Wtime();
-        local = (t1 - t0 - ov) / (double)c->simple_calls;
+        local = resolved(c, t1 - t0 - ov) / (double)c->simple_calls;
         break;
     case SK_MASTER_WORKER:
         MPI_Barrier(c->comm);
@@ -415,7 +424,7 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
         else
             mw_worker(c);
         t1 = MPI_Wtime();
-        local = t1 - t0 - ov;
+        local = resolved(c, t1 - t0 - ov);
         break;
     case SK_COLLECTIVE:
     default:
@@ -425,7 +434,7 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
             collective(c);
             MPI_Barrier(c->comm);
             t1 = MPI_Wtime();
-            local = t1 - t0 - ov - t_barrier;
+            local = resolved(c, t1 - t0 - ov - t_barrier);
         } else {
             /* window: start together at a time agreed in rank 0's clock */
             double start = 0;
@@ -437,7 +446,7 @@ static double one_run(call *c, double t_barrier, double *root_sample, int *valid
             int late = wait_for_start(c->e, mine, &arrived_late);
             collective(c);
             t1 = MPI_Wtime();
-            local = t1 - mine - ov;
+            local = resolved(c, t1 - mine - ov);
             double in3[3] = {local, late, arrived_late}, out3[3];
             MPI_Reduce(in3, out3, 3, MPI_DOUBLE, MPI_MAX, 0, c->comm);
             int ok = 1;
@@ -543,7 +552,7 @@ static double barrier_time(call *c, const eb_acc_params *ap)
 
 /* ---------------- the point ---------------- */
 
-#define RES_FIXED 11
+#define RES_FIXED 12
 
 void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, long chunks,
                       sk_point_result *r)
@@ -689,6 +698,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
             res[8] = (double)c.simple_calls;
             res[9] = s->time_suite > 0 && MPI_Wtime() - sc->t_start > s->time_suite;
             res[10] = (double)defects;
+            res[11] = c.resolution_limited;
         }
         if (c.rank == 0 && s->sync == SK_SYNC_WINDOW)
             e->window_slack = c.slack;
@@ -725,6 +735,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
     r->calls = res[8];
     r->stop = res[9] != 0;
     r->defects = (long)res[10];
+    r->resolution_limited = res[11] != 0;
     r->count = count;
     r->bytes = count * sc->base.size;
     r->chunks = chunks;

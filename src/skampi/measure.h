@@ -38,6 +38,7 @@ typedef struct {
     double calls;        /* simple pattern: calls per timed run */
     int stop;            /* Time_Suite exhausted */
     long defects;        /* --check: wrong bytes of the checked run; -1: not checked */
+    int resolution_limited; /* the timing rank's runs were held to the timer's resolution */
 } sk_point_result;
 
 /* One suite's fixed parameters while it runs. */

@@ -246,6 +246,8 @@ static void report_point(const suite_run *sr, const sk_point_result *r, long arg
     else
         eb_json_null(&j, "defects");
     eb_json_num(&j, "std_error_us", r->std_error * 1e6);
+    if (r->resolution_limited)
+        eb_json_bool(&j, "resolution_limited", 1);
     eb_json_int(&j, "kept", r->kept);
     eb_json_int(&j, "type_number", s->type);
     eb_json_int(&j, "send_datatype", s->send_datatype);

@@ -170,3 +170,29 @@ def imb_layout(text):
         listed.append(line)
     return listed, [(b["name"], b["procs"], b["mode"], b["header_line"])
                     for b in parse_imb(text)]
+
+
+def rank_pids(program, marker):
+    """The processes of `program` whose command line holds `marker`, by rank order of start
+    (lowest pid first is not the rank; callers that need a rank ask the process)."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if cmd and os.path.basename(cmd[0]) == program.encode() and marker.encode() in cmd:
+            pids.append(int(pid))
+    return pids
+
+
+def rank_of(pid):
+    """The MPI rank of a process started by mpiexec (Open MPI or MPICH), from its environment."""
+    env_vars = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
+    for var in env_vars:
+        for key in (b"OMPI_COMM_WORLD_RANK=", b"PMI_RANK=", b"PMIX_RANK="):
+            if var.startswith(key):
+                return int(var[len(key):])
+    raise LookupError(f"process {pid} has no rank in its environment")

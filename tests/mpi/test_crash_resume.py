@@ -14,22 +14,7 @@ import time
 
 import pytest
 
-from effb import BUILD, env, mpiexec, parse_imb, read_jsonl, run
-
-
-def rank_pids(program, marker):
-    """The processes of `program` whose command line holds `marker`."""
-    pids = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            cmd = open(f"/proc/{pid}/cmdline", "rb").read().split(b"\0")
-        except OSError:
-            continue
-        if cmd and os.path.basename(cmd[0]) == program.encode() and marker.encode() in cmd:
-            pids.append(int(pid))
-    return pids
+from effb import BUILD, env, mpiexec, parse_imb, rank_pids, read_jsonl, run
 
 
 def records_of(text):

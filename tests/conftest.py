@@ -1,4 +1,4 @@
-"""A pytest plugin (loaded by tests/conftest.py): after every test, every JSON Lines file the test
+"""Shared by every test folder: after every test, every JSON Lines file the test
 wrote under its tmp_path must pass the one record validator (effbench.validate).  A test that
 writes broken records on purpose says so with @pytest.mark.invalid_records."""
 from __future__ import annotations
@@ -19,13 +19,12 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
-def _validate_written_records(request):
+def _validate_written_records(request, tmp_path):
     yield
-    if "tmp_path" not in request.fixturenames or request.node.get_closest_marker("invalid_records"):
+    if request.node.get_closest_marker("invalid_records"):
         return
-    tmp = request.getfixturevalue("tmp_path")
     problems = []
-    for path in sorted(Path(tmp).rglob("*.jsonl")):
+    for path in sorted(tmp_path.rglob("*.jsonl")):
         problems.extend(validate_file(path))
     if problems:
         pytest.fail("records that break docs/json-lines.md:\n" + "\n".join(problems[:20]),
