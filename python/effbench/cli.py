@@ -55,8 +55,13 @@ def cmd_import(args) -> int:
                 status = EXIT_USAGE
                 continue
             what = "imported as" if created else "already stored as"
-            print(f"{path}: {what} run {run_id} ({parsed.run['component']}, "
-                  f"{len(parsed.results)} rows, {parsed.source_format})")
+            notes = [f"{parsed.run['component']}", f"{len(parsed.results)} rows",
+                     parsed.source_format]
+            if parsed.skipped_lines:
+                notes.append(f"{parsed.skipped_lines} foreign or cut lines skipped")
+            if parsed.end is None:
+                notes.append("incomplete: the run did not finish")
+            print(f"{path}: {what} run {run_id} ({', '.join(notes)})")
     return status
 
 

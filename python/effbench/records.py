@@ -60,6 +60,11 @@ class ParsedRun:
     # come between tables); None: after the results (importers of other formats).
     summary_at: list[int] | None = None
     event_at: list[int] | None = None
+    # Lines of a job log that belong to no table (MPI library and Slurm messages, warnings) or
+    # were cut off by a killed job: skipped by the text importers, counted here.
+    skipped_lines: int = 0
+    # The line of each result in a text file (for messages), where the importer knows it.
+    result_lines: list[int] | None = None
 
     def records(self) -> list[dict[str, Any]]:
         out = [self.run, *self.results]

@@ -113,13 +113,14 @@ def test_interrupted_import_leaves_database_unchanged(db_url, samples):
 
 def test_malformed_file_imports_nothing(db_url, samples, tmp_path, capsys):
     lines = (samples / "imb/mpi1_np2_p2p.txt").read_text().splitlines()
-    lines[120] = "        65536          640        5.48"  # a row missing its last column
+    # an impossible number (the average below the minimum) refuses the whole file
+    lines[120] = "        65536          640        5.48        5.49        3.17     11397.74"
     bad = tmp_path / "bad.txt"
     bad.write_text("\n".join(lines) + "\n")
     assert main(["import", "--db", db_url, str(bad)]) == 2
     err = capsys.readouterr().err
-    assert (f"effbench-results: error: {bad}:121: expected 6 columns (bytes repetitions "
-            "t_min_us t_max_us t_avg_us mbytes_per_s), found 3") in err
+    assert f"effbench-results: error: {bad}:121: result record: t_min_us 5.48 > t_avg_us 3.17" \
+        in err
     with Store(db_url) as store:
         assert store.counts() == EMPTY
 

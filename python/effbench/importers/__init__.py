@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..validate import record_problems
 from ..records import FormatError, ParsedRun, store_problem
 from .beff import parse_beff
 from .beff_io import parse_beff_io
@@ -54,7 +55,27 @@ def parse_file(path: str | Path, fmt: str | None = None) -> ParsedRun:
     except UnicodeDecodeError as exc:
         raise FormatError(path, None, f"not UTF-8 text: {exc.reason}") from None
     check_store_limits(parsed, path)
+    check_records(parsed, path)
     return parsed
+
+
+def check_records(parsed: ParsedRun, path: str | Path) -> None:
+    """Every record an importer built passes the one record validator (effbench.validate):
+    a file whose numbers are impossible (a negative time, t_min above t_avg) is refused
+    whole, naming the record's line in a JSON Lines file."""
+    text_lines = dict(zip(map(id, parsed.results), parsed.result_lines or []))
+    for index, rec in enumerate(parsed.records()):
+        problems = record_problems(rec)
+        if not problems:
+            continue
+        field = problems[0].split(":")[0].split(" ")[0]
+        if parsed.source_format == "jsonl":
+            line = index + 1
+        elif id(rec) in text_lines:
+            line = text_lines[id(rec)]
+        else:
+            line = _line_of(path, rec[field]) if rec.get(field) is not None else None
+        raise FormatError(path, line, f"{rec['type']} record: {problems[0]}")
 
 
 def check_store_limits(parsed: ParsedRun, path: str | Path) -> None:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from ..records import FormatError, ParsedRun, ctime_to_iso, new_end, new_result, new_run
+from .logtext import is_number, read_log
 
 BANNER = re.compile(r"(?P<tool>effbench|MPI\s+Benchmark(?:s|\s+Suite)?)\s+V?(?P<version>[^\s,]+)"
                     r".*?(?P<part>MPI-?1|MPI-2|MPI-IO|MPI-NBC|MPI-RMA|EXT|IO|NBC|RMA)\s+part",
@@ -56,11 +57,12 @@ def _column_names(line: str) -> list[str] | None:
 
 def parse_imb_text(path: str | Path) -> ParsedRun:
     path = Path(path)
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines, whole = read_log(path)
+    skipped = 0 if whole else 1
     component = version = tool = None
     header: dict[str, str] = {}
     command_line: list[str] | None = None
-    results = []
+    results, result_lines = [], []
     bench = procs = mode = None
     groups = 0
     columns: list[str] | None = None
@@ -96,6 +98,8 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
         if bench is None:
             if "All processes entering MPI_Finalize" in line:
                 finalized = True
+            elif line.strip() and not line.startswith("#"):
+                skipped += 1  # a message between tables
             continue
         m = GROUPS.match(line)
         if m:
@@ -124,23 +128,15 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
             if line.startswith("#-") and columns is not None:
                 bench, columns = None, None
             continue
-        if columns is None:
-            raise FormatError(path, lineno, f"data line before a table heading: {line.strip()!r}")
         tokens = line.split()
-        if len(tokens) != len(columns):
-            raise FormatError(path, lineno, f"expected {len(columns)} columns "
-                              f"({' '.join(columns)}), found {len(tokens)}")
-        values = {}
-        for name, tok in zip(columns, tokens):
-            if tok == "-":  # effbench prints what does not exist as "-"
-                values[name] = None
-                continue
-            try:
-                num = float(tok)
-            except ValueError:
-                raise FormatError(path, lineno, f"{name}: not a number: {tok!r}") from None
-            values[name] = num
+        if columns is None or len(tokens) != len(columns) or not all(
+                tok == "-" or is_number(tok) for tok in tokens):
+            skipped += 1  # not a row of this table: a message that landed in it
+            continue
+        # effbench prints what does not exist as "-"
+        values = {name: None if tok == "-" else float(tok) for name, tok in zip(columns, tokens)}
         results.append(_row(path, lineno, component, bench, procs, mode, groups, values))
+        result_lines.append(lineno)
         max_procs = max(max_procs, procs)
 
     if component is None:
@@ -160,7 +156,8 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
                   check=any(r["defects"] is not None for r in results))
     end = new_end("ok") if finalized else None
     return ParsedRun(run=run, results=results, end=end, source=str(path),
-                     source_format="imb")
+                     source_format="imb", skipped_lines=skipped,
+                     result_lines=result_lines)
 
 
 def _row(path, lineno, component, bench, procs, mode, groups, values):
