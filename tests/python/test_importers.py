@@ -389,16 +389,19 @@ def test_text_formats_malformed(samples, tmp_path):
     imb[50] = imb[50].replace(imb[50].split()[2], "-" + imb[50].split()[2])  # a negative time
     cases.append(("imb.txt", imb, 51, "result record: t_max_us: negative"))
     sko = (samples / "skampi/pt2pt_np2.sko").read_text().splitlines()
-    sko[7] = "count= 3 12 0.8 zero 16 0.8 0.7"
-    cases.append(("x.sko", sko, 8, "not a number"))
+    sko[7] = "count= 3 12 -0.8 0.1 16 0.8 0.7"
+    cases.append(("x.sko", sko, 8, "result record: t_avg_us: negative"))
     beff = (samples / "beff/b_eff_np4.short").read_text().splitlines()
     idx = next(i for i, l in enumerate(beff) if l.startswith(" p05 ring-1*4fix       :("))
-    beff[idx] = beff[idx].replace("0.399", "0.399 7.7")
-    cases.append(("b.short", beff, idx + 1, "expected 6 values"))
+    beff[idx] = beff[idx].replace("0.399", "-0.399")
+    cases.append(("b.short", beff, None, "negative"))
     bio = (samples / "beff_io/b_eff_io_np2.prot").read_text().splitlines()
     idx = next(i for i, l in enumerate(bio) if l.startswith("n=1   a=0 type=1 p=12"))
-    bio[idx] = bio[idx].replace("r= 2671", "r= many")
-    cases.append(("b.prot", bio, idx + 1, "pattern line does not have"))
+    bio[idx] = bio[idx].replace("r= 2671", "r= many")  # a damaged line: skipped, counted
+    path = _write(tmp_path, "b.prot", "\n".join(bio) + "\n")
+    damaged, clean = parse_file(path), parse_file(samples / "beff_io/b_eff_io_np2.prot")
+    assert damaged.skipped_lines == 1 and clean.skipped_lines == 0
+    assert len(damaged.results) == len(clean.results) - 1
     for name, lines, line, reason in cases:
         path = _write(tmp_path, name, "\n".join(lines) + "\n")
         with pytest.raises(FormatError) as exc:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..components import (BEFF_BEST, BEFF_LOGAVG, BEFF_LOGAVG_RANDOM, BEFF_LOGAVG_RINGS,
                           BEFF_METHODS, beff_row)
+from .logtext import read_log
 from ..records import (SCHEMA, FormatError, ParsedRun, ctime_to_iso, new_end, new_result,
                        new_run)
 
@@ -72,7 +73,8 @@ def _num(path, lineno, tok):
 
 def parse_beff(path: str | Path) -> ParsedRun:
     path = Path(path)
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines, whole = read_log(path)
+    skipped = 0 if whole else 1
     tool = version = memory = date = wall = None
     msglng: list[int] = []
     methods: list[str] = []  # JSON names by method number
@@ -93,111 +95,116 @@ def parse_beff(path: str | Path) -> ParsedRun:
         return BEFF_METHODS[label]
 
     for lineno, line in enumerate(lines, start=1):
-        if (m := REVISION.match(line)) or (m := EFFBENCH.match(line)):
-            tool, version = ("b_eff" if m.re is REVISION else "effbench"), m.group(1)
-            continue
-        m = re.match(r"^SECTION-(\S+)-(BEGIN|END)\s*$", line)
-        if m:
-            section = m.group(1) if m.group(2) == "BEGIN" else None
-            lengths = []
-            continue
-        if (m := MEMORY.match(line)):
-            memory = int(m.group(1))
-        elif (m := MSGLNG.match(line)):
-            msglng = [int(_num(path, lineno, t)) for t in m.group(1).split()]
-        elif (m := METHODS.match(line)):
-            methods = [method_name(lineno, label.split("=", 1)[1])
-                       for label in m.group(1).split()]
-        elif (m := KIND_RANGE.match(line)):
-            first = int(m.group(1))
-            for p in range(first, int(m.group(2) or first) + 1):
-                kinds[p] = m.group(3)
-        elif (m := SYSFIELD.match(line)):
-            uname[m.group(1)] = m.group(2).strip()
-        elif (m := DATE.match(line)):
-            date = m.group(1).strip()
-        elif (m := WALL.match(line)):
-            wall = float(m.group(1))
-        elif (m := FINAL.match(line)):
-            summary["b_eff_mb_per_s"] = float(m.group(1))
-            summary["b_eff_per_proc_mb_per_s"] = float(m.group(2))
-            procs = int(m.group(3))
-            summary["mem_per_proc_mb"] = int(m.group(4))
-            summary["line"] = line.strip()
-        elif (m := ACCUMULATED.match(line)) and section in (None, "BEFF"):
-            tok = m.group(1).split()
-            if len(tok) != 4 + len(TABLE_FIELDS):
-                raise FormatError(path, lineno, f"summary row: expected {4 + len(TABLE_FIELDS)}"
-                                  f" fields, found {len(tok)}")
-            procs = int(_num(path, lineno, tok[0]))
-            summary.setdefault("b_eff_mb_per_s", _num(path, lineno, tok[1]))
-            for key, tok_ in zip(TABLE_FIELDS, tok[4:]):
-                summary.setdefault(key, _num(path, lineno, tok_))
-        elif section == "ELAPSED":
-            for key, rx in ELAPSED.items():
-                if (m := rx.match(line)):
-                    summary[key] = float(m.group(1))
-        elif section == "BEFF":
-            text = line.strip()
-            if per_proc_key and (m := PER_PROC_DETAIL.match(text)):
-                summary[per_proc_key] = float(m.group(1))
-            per_proc_key = None
-            for key, rx in BEFF_DETAIL.items():
-                if (m := rx.match(text)):
-                    summary[key] = float(m.group(1))
-                    per_proc_key = PER_PROC_OF.get(key)
-        elif section == "MEASUREMENTS":
-            if not (m := MEASUREMENT.match(line)):
+        try:
+            if (m := REVISION.match(line)) or (m := EFFBENCH.match(line)):
+                tool, version = ("b_eff" if m.re is REVISION else "effbench"), m.group(1)
                 continue
-            cols = m.group(8).split()
-            if len(cols) != 4:
-                raise FormatError(path, lineno, f"expected t_min t_avg t_max b, found {cols}")
-            t_min, t_avg, t_max, b = (_num(path, lineno, t) for t in cols)
-            pattern, nbytes = int(m.group(1)), int(m.group(6))
-            measured.append(new_result(
-                "beff", m.group(2), 0, nbytes, repetitions=int(m.group(7)), t_min_us=t_min,
-                t_max_us=t_max, t_avg_us=t_avg, pattern=pattern,
-                pattern_kind=kinds.get(pattern, "analysis"),
-                method=method_name(lineno, m.group(4)), rep=int(m.group(5)),
-                length_index=msglng.index(nbytes) if nbytes in msglng else None,
-                b_mb_per_s=b))
-        elif section in ("BY-PATTERN-MSGLNG", "BY-MTHD-MSGLNG"):
-            if (m := LENGTHS_HEAD.match(line)):
-                lengths = [int(_num(path, lineno, t)) for t in m.group(1).split()]
-                continue
-            if (m := GROUP_AVERAGE.match(line)):
-                summary[f"b_eff_{m.group(1)}_mb_per_s"] = float(m.group(2))
-                continue
-            if "log_avg" in line or line.strip().startswith(("-", "*", "accumulated")):
-                continue  # averages over patterns: the BY-MSGLNG section has them at all L
-            m = METHOD_ROW.match(line) if section == "BY-MTHD-MSGLNG" else PATTERN_ROW.match(line)
+            m = re.match(r"^SECTION-(\S+)-(BEGIN|END)\s*$", line)
             if m:
-                if not lengths:
-                    raise FormatError(path, lineno, "pattern row before the message lengths")
-                pattern = int(m.group(1))
-                if section == "BY-MTHD-MSGLNG":
-                    method, values = method_name(lineno, m.group(3)), m.group(5).split()
-                else:
-                    names[pattern] = m.group(2)
-                    method, values = BEFF_BEST, m.group(4).split()
-                if len(values) != len(lengths):
-                    raise FormatError(path, lineno, f"expected {len(lengths)} values, "
-                                      f"found {len(values)}")
-                for nbytes, tok in zip(lengths, values):
-                    table_rows.append((pattern, method, nbytes, _num(path, lineno, tok)))
-            elif section == "BY-MTHD-MSGLNG" and (m := PATTERN_NAME.match(line)):
-                names[int(m.group(1))] = m.group(2)
-        elif section == "BY-MSGLNG":
-            tok = line.split()
-            if tok and tok[0].isdigit():
-                if len(tok) != 5 + len(methods):
-                    raise FormatError(path, lineno, f"expected {5 + len(methods)} columns, "
-                                      f"found {len(tok)}")
-                nbytes = int(tok[0])
-                for name, val in zip(MSGLNG_AVERAGES, tok[2:5]):
-                    table_rows.append((name, BEFF_BEST, nbytes, _num(path, lineno, val)))
-                for method, val in zip(methods, tok[5:]):
-                    table_rows.append((BEFF_LOGAVG, method, nbytes, _num(path, lineno, val)))
+                section = m.group(1) if m.group(2) == "BEGIN" else None
+                lengths = []
+                continue
+            if (m := MEMORY.match(line)):
+                memory = int(m.group(1))
+            elif (m := MSGLNG.match(line)):
+                msglng = [int(_num(path, lineno, t)) for t in m.group(1).split()]
+            elif (m := METHODS.match(line)):
+                methods = [method_name(lineno, label.split("=", 1)[1])
+                           for label in m.group(1).split()]
+            elif (m := KIND_RANGE.match(line)):
+                first = int(m.group(1))
+                for p in range(first, int(m.group(2) or first) + 1):
+                    kinds[p] = m.group(3)
+            elif (m := SYSFIELD.match(line)):
+                uname[m.group(1)] = m.group(2).strip()
+            elif (m := DATE.match(line)):
+                date = m.group(1).strip()
+            elif (m := WALL.match(line)):
+                wall = float(m.group(1))
+            elif (m := FINAL.match(line)):
+                summary["b_eff_mb_per_s"] = float(m.group(1))
+                summary["b_eff_per_proc_mb_per_s"] = float(m.group(2))
+                procs = int(m.group(3))
+                summary["mem_per_proc_mb"] = int(m.group(4))
+                summary["line"] = line.strip()
+            elif (m := ACCUMULATED.match(line)) and section in (None, "BEFF"):
+                tok = m.group(1).split()
+                if len(tok) != 4 + len(TABLE_FIELDS):
+                    raise FormatError(path, lineno, f"summary row: expected {4 + len(TABLE_FIELDS)}"
+                                      f" fields, found {len(tok)}")
+                procs = int(_num(path, lineno, tok[0]))
+                summary.setdefault("b_eff_mb_per_s", _num(path, lineno, tok[1]))
+                for key, tok_ in zip(TABLE_FIELDS, tok[4:]):
+                    summary.setdefault(key, _num(path, lineno, tok_))
+            elif section == "ELAPSED":
+                for key, rx in ELAPSED.items():
+                    if (m := rx.match(line)):
+                        summary[key] = float(m.group(1))
+            elif section == "BEFF":
+                text = line.strip()
+                # the per-process figure is on the protocol's next line (messages may stand
+                # between them in a job log)
+                if per_proc_key and (m := PER_PROC_DETAIL.match(text)):
+                    summary[per_proc_key] = float(m.group(1))
+                    per_proc_key = None
+                for key, rx in BEFF_DETAIL.items():
+                    if (m := rx.match(text)):
+                        summary[key] = float(m.group(1))
+                        per_proc_key = PER_PROC_OF.get(key)
+            elif section == "MEASUREMENTS":
+                if not (m := MEASUREMENT.match(line)):
+                    continue
+                cols = m.group(8).split()
+                if len(cols) != 4:
+                    raise FormatError(path, lineno, f"expected t_min t_avg t_max b, found {cols}")
+                t_min, t_avg, t_max, b = (_num(path, lineno, t) for t in cols)
+                pattern, nbytes = int(m.group(1)), int(m.group(6))
+                measured.append(new_result(
+                    "beff", m.group(2), 0, nbytes, repetitions=int(m.group(7)), t_min_us=t_min,
+                    t_max_us=t_max, t_avg_us=t_avg, pattern=pattern,
+                    pattern_kind=kinds.get(pattern, "analysis"),
+                    method=method_name(lineno, m.group(4)), rep=int(m.group(5)),
+                    length_index=msglng.index(nbytes) if nbytes in msglng else None,
+                    b_mb_per_s=b))
+            elif section in ("BY-PATTERN-MSGLNG", "BY-MTHD-MSGLNG"):
+                if (m := LENGTHS_HEAD.match(line)):
+                    lengths = [int(_num(path, lineno, t)) for t in m.group(1).split()]
+                    continue
+                if (m := GROUP_AVERAGE.match(line)):
+                    summary[f"b_eff_{m.group(1)}_mb_per_s"] = float(m.group(2))
+                    continue
+                if "log_avg" in line or line.strip().startswith(("-", "*", "accumulated")):
+                    continue  # averages over patterns: the BY-MSGLNG section has them at all L
+                m = METHOD_ROW.match(line) if section == "BY-MTHD-MSGLNG" else PATTERN_ROW.match(line)
+                if m:
+                    if not lengths:
+                        raise FormatError(path, lineno, "pattern row before the message lengths")
+                    pattern = int(m.group(1))
+                    if section == "BY-MTHD-MSGLNG":
+                        method, values = method_name(lineno, m.group(3)), m.group(5).split()
+                    else:
+                        names[pattern] = m.group(2)
+                        method, values = BEFF_BEST, m.group(4).split()
+                    if len(values) != len(lengths):
+                        raise FormatError(path, lineno, f"expected {len(lengths)} values, "
+                                          f"found {len(values)}")
+                    for nbytes, tok in zip(lengths, values):
+                        table_rows.append((pattern, method, nbytes, _num(path, lineno, tok)))
+                elif section == "BY-MTHD-MSGLNG" and (m := PATTERN_NAME.match(line)):
+                    names[int(m.group(1))] = m.group(2)
+            elif section == "BY-MSGLNG":
+                tok = line.split()
+                if tok and tok[0].isdigit():
+                    if len(tok) != 5 + len(methods):
+                        raise FormatError(path, lineno, f"expected {5 + len(methods)} columns, "
+                                          f"found {len(tok)}")
+                    nbytes = int(tok[0])
+                    for name, val in zip(MSGLNG_AVERAGES, tok[2:5]):
+                        table_rows.append((name, BEFF_BEST, nbytes, _num(path, lineno, val)))
+                    for method, val in zip(methods, tok[5:]):
+                        table_rows.append((BEFF_LOGAVG, method, nbytes, _num(path, lineno, val)))
+        except FormatError:
+            skipped += 1  # a line of the log this protocol cannot hold: a message, a cut row
 
     if tool is None:
         raise FormatError(path, 1, "no 'b_eff.c, Revision' line: not a b_eff protocol")
@@ -236,4 +243,4 @@ def parse_beff(path: str | Path) -> ParsedRun:
                            "random_patterns": sum(k == "random" for k in kinds.values())})
     end = new_end("ok", elapsed_s=wall) if "line" in summary else None
     return ParsedRun(run=run, results=results, summaries=[summary_rec], end=end,
-                     source=str(path), source_format="beff")
+                     source=str(path), source_format="beff", skipped_lines=skipped)

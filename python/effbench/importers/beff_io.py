@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..components import (BEFF_IO_ACCESS, BEFF_IO_PATTERN2, BEFF_IO_TABLE_PATTERNS,
                           BEFF_IO_TYPE_LABELS, BEFF_IO_TYPES)
+from .logtext import read_log
 from ..records import (SCHEMA, FormatError, ParsedRun, ctime_to_iso, new_end, new_result,
                        new_run)
 
@@ -76,7 +77,8 @@ def _type_total(n, access, ptype, **fields):
 
 def parse_beff_io(path: str | Path) -> ParsedRun:
     path = Path(path)
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines, whole = read_log(path)
+    skipped = 0 if whole else 1
     tool = version = memory = m_part = date = elapsed = final = None
     options: dict = {}
     uname: dict[str, str] = {}
@@ -92,119 +94,122 @@ def parse_beff_io(path: str | Path) -> ParsedRun:
         return partitions.setdefault(n, {"procs": n})
 
     for lineno, line in enumerate(lines, start=1):
-        if tool is None and (m := REVISION.search(line)):
-            tool, version = "b_eff_io", m.group(1)
-            if (m := EFFBENCH.match(line)):
-                tool, version = "effbench", m.group(1)
-        elif (m := MEMORY.match(line)):
-            memory = int(m.group(1))
-        elif (m := M_PART.match(line)):
-            m_part = round(float(m.group(1)) * MIB)
-        elif (m := PARTITIONS.match(line)):
-            options["partitions"] = [int(t) for t in m.group(1).replace(",", " ").split()]
-            options["T_s"] = float(m.group(2))
-        elif (m := PATH.match(line)):
-            options["path"] = m.group(1)
-        elif (m := SYSFIELD.match(line)):
-            uname[m.group(1)] = m.group(2).strip()
-        elif (m := DATE.match(line)):
-            date = m.group(1).strip()
-        elif line.startswith("n="):
-            m = PROT_ROW.match(line)
-            if not m:
-                raise FormatError(path, lineno, "pattern line does not have the protocol's "
-                                  "fields (n= a= type= p= Tp= l= L= r= S= t= bw=)")
-            n, ptype, reps, call = int(m["n"]), int(m["type"]), int(m["r"]), int(m["L"])
-            if not 0 <= ptype < len(BEFF_IO_TYPES):
-                raise FormatError(path, lineno, f"pattern type {ptype} (0..4 expected)")
-            # S is r x L x n printed in 10^6 bytes: the exact count where it agrees.
-            moved = reps * call * n
-            if abs(moved / 1e6 - float(m["S"])) > 0.0005 + 1e-9:
-                moved = round(float(m["S"]) * 1e6)
-            check = float(m["c1"]) if m["b"] is not None else float(m["c1"]) + float(m["c2"])
-            rec = _pattern(n, _access(path, lineno, int(m["a"])), ptype, int(m["p"]),
-                           int(m["l"]), repetitions=reps, chunk_mem_bytes=call,
-                           scheduled_s=float(m["Tp"]), moved_bytes=moved,
-                           t_us=float(m["t"]) * 1e6, t_io_us=float(m["c0"]) * 1e6,
-                           t_check_us=check * 1e6, t_sync_us=float(m["c3"]) * 1e6,
-                           mb_per_s=float(m["bw"]), file=m["file"])
-            if m["b"] is not None:
-                rec["batches"] = int(m["b"])
-            protocol.append(rec)
-            type_rows.append(rec)
-        elif (m := TOTAL_TYPE.match(line)):
-            if not type_rows:
-                raise FormatError(path, lineno, "pattern-type total before any pattern line")
-            if m["label"] not in BEFF_IO_TYPE_LABELS:
-                raise FormatError(path, lineno, f"unknown pattern type '{m['label']}'")
-            first = type_rows[0]
-            rec = _type_total(first["procs"], m["access"], BEFF_IO_TYPE_LABELS[m["label"]],
-                              moved_bytes=sum(r["moved_bytes"] for r in type_rows),
-                              t_us=float(m["t"]) * 1e6, t_open_us=float(m["op"]) * 1e6,
-                              t_close_us=float(m["cl"]) * 1e6, mb_per_s=float(m["bw"]),
-                              file=first["file"])
-            if m["lseg"] is not None:  # types 3 and 4: the segment of each process, MiB
-                for r in (*type_rows, rec):
-                    r["segment_bytes"] = int(m["lseg"]) * MIB
-                partition(first["procs"])["segment_bytes"] = int(m["lseg"]) * MIB
-            protocol.append(rec)
-            type_rows = []
-        elif (m := TOTAL_ACCESS.match(line)) and protocol:
-            partition(protocol[-1]["procs"])[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
-        elif (m := WEIGHTED.match(line)):
-            partition(int(m.group(3)))[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
-        elif (m := TOTAL_PARTITION.match(line)) or (m := PARTITION_BEFF.match(line)):
-            n, value = ((int(m.group(1)), float(m.group(2))) if m.re is TOTAL_PARTITION
-                        else (int(m.group(2)), float(m.group(1))))
-            # b_eff_io 2.1's partition value is the sqrt(W*R) formula; effbench's is the
-            # paper's weighting and prints the 2.1 formula on its own line.
-            partition(n)["b_eff_io_rel21_mb_per_s" if tool == "b_eff_io"
-                         else "b_eff_io_mb_per_s"] = value
-            rel21_n = n
-        elif (m := PARTITION_REL21.match(line)) and rel21_n is not None:
-            partition(rel21_n)["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
-        elif (m := EXECUTION.match(line)):
-            elapsed = float(m.group(1))
-        elif (m := SUM_HEAD.match(line)):
-            table_n = int(m.group(1))
-        elif (m := PAT2_HEAD.search(line)):
-            pat2 = (int(m.group(1)) * MIB, int(m.group(2)) * MIB)
-        elif (m := SUM_ROW.match(line)):
-            n, pos, chunk, access = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
-            cells = m.group(5).split()
-            if len(cells) != len(BEFF_IO_TYPES):
-                raise FormatError(path, lineno, f"expected 5 type columns, found {len(cells)}")
-            if not 1 <= pos <= 7:
-                raise FormatError(path, lineno, f"table row {pos} (1..7 expected)")
-            for ptype, cell in enumerate(cells):
-                if cell != "-":
-                    table.append(_pattern(n, access, ptype, BEFF_IO_TABLE_PATTERNS[ptype][pos - 1],
-                                          chunk, mb_per_s=_float(path, lineno, cell)))
-        elif (m := SUM_TOTAL.match(line)):
-            for ptype, cell in enumerate(m.group(3).split()):
-                if cell != "-":
-                    table.append(_type_total(int(m.group(1)), m.group(2), ptype,
-                                             mb_per_s=_float(path, lineno, cell)))
-        elif (m := PAT2.match(line)) and table_n is not None:
-            for access, cell in zip(BEFF_IO_ACCESS, m.groups()):
-                table.append(_pattern(table_n, access, 0, BEFF_IO_PATTERN2, pat2[0],
-                                      chunk_mem_bytes=pat2[1], mb_per_s=float(cell)))
-        elif (m := CRITERION.match(line)):
-            if m.group(2) == "NOT reached" and m.group(1) not in invalid:
-                invalid.append(m.group(1))
-            if (e := ERRORS.search(m.group(1))) and table_n is not None:
-                errors[table_n] = int(e.group(1))
-        elif (m := FINAL_REL21.match(line)):
-            final = final or {}
-            final["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
-        elif (m := FINAL.match(line)):
-            final = final or {}
-            final.update({"b_eff_io_mb_per_s": float(m.group(1)), "procs": int(m.group(2)),
-                          "mem_per_proc_mib": int(m.group(3)),
-                          "T_partition_s": float(m.group(4)) * 60,
-                          "valid": "NOT VALID" not in m.group(5)})
-            if tool == "b_eff_io":  # 2.1's b_eff_io is its sqrt(W*R) formula
-                final["b_eff_io_rel21_mb_per_s"] = final.pop("b_eff_io_mb_per_s")
+        try:
+            if tool is None and (m := REVISION.search(line)):
+                tool, version = "b_eff_io", m.group(1)
+                if (m := EFFBENCH.match(line)):
+                    tool, version = "effbench", m.group(1)
+            elif (m := MEMORY.match(line)):
+                memory = int(m.group(1))
+            elif (m := M_PART.match(line)):
+                m_part = round(float(m.group(1)) * MIB)
+            elif (m := PARTITIONS.match(line)):
+                options["partitions"] = [int(t) for t in m.group(1).replace(",", " ").split()]
+                options["T_s"] = float(m.group(2))
+            elif (m := PATH.match(line)):
+                options["path"] = m.group(1)
+            elif (m := SYSFIELD.match(line)):
+                uname[m.group(1)] = m.group(2).strip()
+            elif (m := DATE.match(line)):
+                date = m.group(1).strip()
+            elif line.startswith("n="):
+                m = PROT_ROW.match(line)
+                if not m:
+                    raise FormatError(path, lineno, "pattern line does not have the protocol's "
+                                      "fields (n= a= type= p= Tp= l= L= r= S= t= bw=)")
+                n, ptype, reps, call = int(m["n"]), int(m["type"]), int(m["r"]), int(m["L"])
+                if not 0 <= ptype < len(BEFF_IO_TYPES):
+                    raise FormatError(path, lineno, f"pattern type {ptype} (0..4 expected)")
+                # S is r x L x n printed in 10^6 bytes: the exact count where it agrees.
+                moved = reps * call * n
+                if abs(moved / 1e6 - float(m["S"])) > 0.0005 + 1e-9:
+                    moved = round(float(m["S"]) * 1e6)
+                check = float(m["c1"]) if m["b"] is not None else float(m["c1"]) + float(m["c2"])
+                rec = _pattern(n, _access(path, lineno, int(m["a"])), ptype, int(m["p"]),
+                               int(m["l"]), repetitions=reps, chunk_mem_bytes=call,
+                               scheduled_s=float(m["Tp"]), moved_bytes=moved,
+                               t_us=float(m["t"]) * 1e6, t_io_us=float(m["c0"]) * 1e6,
+                               t_check_us=check * 1e6, t_sync_us=float(m["c3"]) * 1e6,
+                               mb_per_s=float(m["bw"]), file=m["file"])
+                if m["b"] is not None:
+                    rec["batches"] = int(m["b"])
+                protocol.append(rec)
+                type_rows.append(rec)
+            elif (m := TOTAL_TYPE.match(line)):
+                if not type_rows:
+                    raise FormatError(path, lineno, "pattern-type total before any pattern line")
+                if m["label"] not in BEFF_IO_TYPE_LABELS:
+                    raise FormatError(path, lineno, f"unknown pattern type '{m['label']}'")
+                first = type_rows[0]
+                rec = _type_total(first["procs"], m["access"], BEFF_IO_TYPE_LABELS[m["label"]],
+                                  moved_bytes=sum(r["moved_bytes"] for r in type_rows),
+                                  t_us=float(m["t"]) * 1e6, t_open_us=float(m["op"]) * 1e6,
+                                  t_close_us=float(m["cl"]) * 1e6, mb_per_s=float(m["bw"]),
+                                  file=first["file"])
+                if m["lseg"] is not None:  # types 3 and 4: the segment of each process, MiB
+                    for r in (*type_rows, rec):
+                        r["segment_bytes"] = int(m["lseg"]) * MIB
+                    partition(first["procs"])["segment_bytes"] = int(m["lseg"]) * MIB
+                protocol.append(rec)
+                type_rows = []
+            elif (m := TOTAL_ACCESS.match(line)) and protocol:
+                partition(protocol[-1]["procs"])[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
+            elif (m := WEIGHTED.match(line)):
+                partition(int(m.group(3)))[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
+            elif (m := TOTAL_PARTITION.match(line)) or (m := PARTITION_BEFF.match(line)):
+                n, value = ((int(m.group(1)), float(m.group(2))) if m.re is TOTAL_PARTITION
+                            else (int(m.group(2)), float(m.group(1))))
+                # b_eff_io 2.1's partition value is the sqrt(W*R) formula; effbench's is the
+                # paper's weighting and prints the 2.1 formula on its own line.
+                partition(n)["b_eff_io_rel21_mb_per_s" if tool == "b_eff_io"
+                             else "b_eff_io_mb_per_s"] = value
+                rel21_n = n
+            elif (m := PARTITION_REL21.match(line)) and rel21_n is not None:
+                partition(rel21_n)["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
+            elif (m := EXECUTION.match(line)):
+                elapsed = float(m.group(1))
+            elif (m := SUM_HEAD.match(line)):
+                table_n = int(m.group(1))
+            elif (m := PAT2_HEAD.search(line)):
+                pat2 = (int(m.group(1)) * MIB, int(m.group(2)) * MIB)
+            elif (m := SUM_ROW.match(line)):
+                n, pos, chunk, access = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+                cells = m.group(5).split()
+                if len(cells) != len(BEFF_IO_TYPES):
+                    raise FormatError(path, lineno, f"expected 5 type columns, found {len(cells)}")
+                if not 1 <= pos <= 7:
+                    raise FormatError(path, lineno, f"table row {pos} (1..7 expected)")
+                for ptype, cell in enumerate(cells):
+                    if cell != "-":
+                        table.append(_pattern(n, access, ptype, BEFF_IO_TABLE_PATTERNS[ptype][pos - 1],
+                                              chunk, mb_per_s=_float(path, lineno, cell)))
+            elif (m := SUM_TOTAL.match(line)):
+                for ptype, cell in enumerate(m.group(3).split()):
+                    if cell != "-":
+                        table.append(_type_total(int(m.group(1)), m.group(2), ptype,
+                                                 mb_per_s=_float(path, lineno, cell)))
+            elif (m := PAT2.match(line)) and table_n is not None:
+                for access, cell in zip(BEFF_IO_ACCESS, m.groups()):
+                    table.append(_pattern(table_n, access, 0, BEFF_IO_PATTERN2, pat2[0],
+                                          chunk_mem_bytes=pat2[1], mb_per_s=float(cell)))
+            elif (m := CRITERION.match(line)):
+                if m.group(2) == "NOT reached" and m.group(1) not in invalid:
+                    invalid.append(m.group(1))
+                if (e := ERRORS.search(m.group(1))) and table_n is not None:
+                    errors[table_n] = int(e.group(1))
+            elif (m := FINAL_REL21.match(line)):
+                final = final or {}
+                final["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
+            elif (m := FINAL.match(line)):
+                final = final or {}
+                final.update({"b_eff_io_mb_per_s": float(m.group(1)), "procs": int(m.group(2)),
+                              "mem_per_proc_mib": int(m.group(3)),
+                              "T_partition_s": float(m.group(4)) * 60,
+                              "valid": "NOT VALID" not in m.group(5)})
+                if tool == "b_eff_io":  # 2.1's b_eff_io is its sqrt(W*R) formula
+                    final["b_eff_io_rel21_mb_per_s"] = final.pop("b_eff_io_mb_per_s")
+        except FormatError:
+            skipped += 1  # a line of the log this protocol cannot hold: a message, a cut row
 
     if tool is None:
         raise FormatError(path, 1, "no 'b_eff_io.c, Revision' line: not b_eff_io output")
@@ -236,7 +241,7 @@ def parse_beff_io(path: str | Path) -> ParsedRun:
                            "rewrite_type0_only": rewrite_type0_only})
     return ParsedRun(run=run, results=results, summaries=summaries,
                      end=new_end("ok", elapsed_s=elapsed) if final is not None else None,
-                     source=str(path), source_format="beff_io")
+                     source=str(path), source_format="beff_io", skipped_lines=skipped)
 
 
 def _float(path, lineno, cell: str) -> float:

@@ -78,6 +78,8 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
                 component = PART_COMPONENT[m.group("part").lower()]
                 version = m.group("version")
                 tool = "effbench" if m.group("tool").lower() == "effbench" else "IMB"
+            elif line.strip() and not line.startswith("#"):
+                skipped += 1  # a message before IMB's header
             continue
         if line.startswith("#") and columns is None and bench is None:
             m = HEADER_FIELD.match(line)

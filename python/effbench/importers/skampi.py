@@ -14,6 +14,7 @@ import math
 import re
 from pathlib import Path
 
+from .logtext import is_number, read_log
 from ..records import FormatError, ParsedRun, ctime_to_iso, new_end, new_result, new_run
 
 VERSION = re.compile(r"^#\s*SKaMPI Version\s+(\S+)")
@@ -41,13 +42,14 @@ def _null_nan(value: float) -> float | None:
 
 def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
     path = Path(path)
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    lines, whole = read_log(path)
+    skipped = 0 if whole else 1
     version = start = None
     finished = False
     runtime = None
     suite = None
     described: dict[str, dict] = {}  # suite name -> the fields its `# suite` line gives
-    results = []
+    results, result_lines = [], []
     for lineno, line in enumerate(lines, start=1):
         if (m := SUITE.match(line)):
             described[m.group(1)] = {
@@ -73,18 +75,12 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
         elif line.startswith("#") or not line.strip():
             continue
         else:
-            if suite is None:
-                raise FormatError(path, lineno, "measurement outside a 'begin result' block")
-            m = ROW.match(line)
-            if not m:
-                raise FormatError(path, lineno, f"not a measurement line: {line.strip()!r}")
-            try:
-                values = [float(t) for t in [m.group(2), *m.group(3).split()]]
-            except ValueError as exc:
-                raise FormatError(path, lineno, f"not a number: {exc}") from None
-            if len(values) < 5:
-                raise FormatError(path, lineno, "expected <param>= value bytes time error "
-                                  f"count, found {len(values)} numbers")
+            m = ROW.match(line) if suite is not None else None
+            tokens = [m.group(2), *m.group(3).split()] if m else []
+            if not m or len(tokens) < 5 or not all(is_number(t) for t in tokens):
+                skipped += 1  # a message in the log, not a measurement of a block
+                continue
+            values = [float(t) for t in tokens]
             param, value, nbytes, t, err, count, extra = (m.group(1), values[0], values[1],
                                                           values[2], values[3], values[4],
                                                           values[5:])
@@ -102,10 +98,9 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
                              node_times_us=extra)
             rec.update(described.get(suite, {}))
             results.append(rec)
+            result_lines.append(lineno)
     if version is None:
         raise FormatError(path, 1, "no '# SKaMPI Version' line: not a SKaMPI output file")
-    if suite is not None:
-        raise FormatError(path, len(lines), f'result "{suite}" not ended')
     if not results:
         raise FormatError(path, len(lines), "no measurements")
     # effbench's skampi component writes "# SKaMPI Version effbench-<version>".
@@ -114,5 +109,6 @@ def parse_skampi(path: str | Path, procs: int | None = None) -> ParsedRun:
     run = new_run("skampi", tool, max(r["procs"] for r in results), version=version,
                   start=start)
     return ParsedRun(run=run, results=results,
-                     end=new_end("ok", elapsed_s=runtime) if finished else None,
-                     source=str(path), source_format="skampi")
+                     end=new_end("ok", elapsed_s=runtime) if finished and suite is None else None,
+                     source=str(path), source_format="skampi", skipped_lines=skipped,
+                     result_lines=result_lines)
