@@ -124,6 +124,8 @@ static inline char *eb_rbuf(const eb_ctx *c, long i) { return eb_buf_slot(&c->r,
 struct eb_row {
     const eb_bench *bench;
     const char *name;     /* as printed: "PingPong" or "Multi-PingPong" */
+    const char *link;     /* transfers: "intra" (one node), "inter" (every rank on its own
+                             node) or "mixed"; NULL for collectives */
     const char *mode;     /* "aggregate" / "non-aggregate" or NULL */
     int group;            /* -1, or the group of a -multi 1 row */
     int procs;            /* active processes (per group) */

@@ -1,4 +1,5 @@
 #include "core/guard.h"
+#include "core/nodemap.h"
 #include "core/driver.h"
 
 #include "core/accuracy.h"
@@ -271,6 +272,38 @@ static int median_loop(const double *loop_time, int N)
 
 /* t_us[k]: this rank's time per repetition in loop k of N; extra[k *
  * EB_MAX_EXTRA ..]: the extra values the benchmark's measure left in loop k. */
+/* Where a group's ranks ran: 0 one node, 1 a node each, 2 mixed (collective
+ * over the group's communicator). */
+static int group_link(MPI_Comm comm)
+{
+    int q, me;
+    MPI_Comm_size(comm, &q);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    const eb_nodemap *m = eb_world_nodes();
+    int *nodes = eb_malloc((size_t)q * sizeof *nodes);
+    MPI_Allgather(&m->node_of[me], 1, MPI_INT, nodes, 1, MPI_INT, comm);
+    int distinct = 0;
+    for (int i = 0; i < q; i++) {
+        int first = 1;
+        for (int k = 0; k < i; k++)
+            first &= nodes[k] != nodes[i];
+        distinct += first;
+    }
+    free(nodes);
+    return distinct == 1 ? 0 : distinct == q ? 1 : 2;
+}
+
+/* The link labels of a row's groups g0..g1-1: one label if they agree. */
+static const char *link_label(const int *codes, int g0, int g1)
+{
+    static const char *const names[] = {"intra", "inter", "mixed"};
+    int code = codes[g0];
+    for (int g = g0 + 1; g < g1; g++)
+        if (codes[g] != code)
+            code = 2;
+    return names[code];
+}
+
 static void emit_row(runner_t *R, size_t x, long n, const double *t_us, const double *extra, int N,
                      long defects)
 {
@@ -304,6 +337,15 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, const do
             memcpy(fx, extra + (size_t)k * EB_MAX_EXTRA, EB_MAX_EXTRA * sizeof *fx);
     }
     MPI_Reduce(mine, all, (int)((size_t)G * per_group), MPI_DOUBLE, MPI_SUM, 0, R->active);
+    /* transfers say whether their ranks shared a node (collectives span both) */
+    int transfer = b->cls != EB_COLLECTIVE;
+    int *link_mine = eb_calloc((size_t)G, sizeof(int)), *links = eb_calloc((size_t)G, sizeof(int));
+    if (transfer) {
+        int code = group_link(c->comm);
+        if (c->rank == 0)
+            link_mine[c->group] = code;
+        MPI_Reduce(link_mine, links, G, MPI_INT, MPI_SUM, 0, R->active);
+    }
     if (arank == 0) {
         char name[128];
         snprintf(name, sizeof name, "%s%s", R->multi >= 0 ? "Multi-" : "", b->name);
@@ -317,6 +359,7 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, const do
                           .reps = n, .defects = R->o->check ? 0 : -1, .loops = N,
                           .loop_t_min = lmin, .loop_t_max = lmax, .loop_t_avg = lavg};
             row.group = R->multi == 1 ? r : -1;
+            row.link = transfer ? link_label(links, g0, g1) : NULL;
             for (int k = 0; k < N; k++) {
                 lmin[k] = INFINITY;
                 lmax[k] = -INFINITY;
@@ -392,6 +435,8 @@ static void emit_row(runner_t *R, size_t x, long n, const double *t_us, const do
     }
     free(mine);
     free(all);
+    free(link_mine);
+    free(links);
 }
 
 /* -sync window: every repetition starts at an agreed global time T0 + i*W;

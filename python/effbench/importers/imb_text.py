@@ -17,6 +17,8 @@ PART_COMPONENT = {"mpi1": "mpi1", "mpi-1": "mpi1", "mpi-2": "ext", "ext": "ext",
                   "mpi-rma": "rma", "rma": "rma"}
 HEADER_FIELD = re.compile(r"^#\s*(Date|Machine|System|Release|Version|MPI Version|"
                           r"MPI Thread Environment|MPI Library)\s*:\s?(.*)$")
+# effbench's header names the hosts and their ranks: "# Host : node1 (ranks 0-3,8)"
+HOST = re.compile(r"^#\s*Host\s*:\s*(\S+)\s+\(ranks\s+([\d,\-]+)\)\s*$")
 BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(\S+)\s*$")
 PROCESSES = re.compile(r"^#?\s*\(?\s*#?\s*processes\s*=\s*(\d+)")
 GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups?\s+of\s+(\d+)\s+processes")
@@ -63,6 +65,7 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
     header: dict[str, str] = {}
     command_line: list[str] | None = None
     results, result_lines = [], []
+    hosts: list[dict] = []
     bench = procs = mode = None
     groups = 0
     columns: list[str] | None = None
@@ -82,6 +85,10 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
                 skipped += 1  # a message before IMB's header
             continue
         if line.startswith("#") and columns is None and bench is None:
+            m = HOST.match(line)
+            if m:
+                hosts.append({"name": m.group(1), "ranks": _ranks(m.group(2))})
+                continue
             m = HEADER_FIELD.match(line)
             if m:
                 header[m.group(1)] = m.group(2).strip()
@@ -154,12 +161,21 @@ def parse_imb_text(path: str | Path) -> ParsedRun:
                   start=ctime_to_iso(header.get("Date", "")), uname=uname,
                   mpi_version=header.get("MPI Version") or None,
                   thread_level=header.get("MPI Thread Environment") or None,
-                  command_line=command_line,
+                  command_line=command_line, hosts=hosts or None,
                   check=any(r["defects"] is not None for r in results))
     end = new_end("ok") if finalized else None
     return ParsedRun(run=run, results=results, end=end, source=str(path),
                      source_format="imb", skipped_lines=skipped,
                      result_lines=result_lines)
+
+
+def _ranks(text: str) -> list[int]:
+    """"0-3,8" -> [0, 1, 2, 3, 8]."""
+    out = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
 
 
 def _row(path, lineno, component, bench, procs, mode, groups, values):

@@ -1,5 +1,7 @@
 #include "core/report/imb_text.h"
 
+#include "core/nodemap.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,6 +63,28 @@ static void dashes(int ncols)
     putchar('\n');
 }
 
+/* Where the ranks ran, as header comment lines ("# Host : NAME (ranks 0-3)"),
+ * so a text output imported later still names its machine. */
+static void print_hosts(void)
+{
+    const eb_nodemap *m = eb_world_nodes();
+    printf("# Hosts                 : %d\n", m->nnodes);
+    for (int n = 0; n < m->nnodes; n++) {
+        printf("# Host                  : %s (ranks ", m->name[n]);
+        const char *sep = "";
+        for (int r = 0; r < m->size; r++) {
+            if (m->node_of[r] != n || (r > 0 && m->node_of[r - 1] == n))
+                continue; /* only where a run of this node's ranks begins */
+            int e = r;
+            while (e + 1 < m->size && m->node_of[e + 1] == n)
+                e++;
+            printf(e > r ? "%s%d-%d" : "%s%d", sep, r, e);
+            sep = ",";
+        }
+        printf(")\n");
+    }
+}
+
 void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
                          const eb_bench **list, const int *multi, int n)
 {
@@ -75,6 +99,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     printf("# MPI Version           : %d.%d\n", s->mpi_major, s->mpi_minor);
     printf("# MPI Thread Environment: %s\n", eb_thread_level_name(s->thread_provided));
     printf("# MPI Library           : %s\n", s->mpi_library);
+    print_hosts();
     printf("\n");
     printf("# Repetitions per sample: MSGSPERSAMPLE %ld, OVERALL_VOL %ld bytes, MSGS_NONAGGR %ld,\n"
            "# iteration policy %s, at most %g seconds per sample (-time)\n",

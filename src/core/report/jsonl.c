@@ -165,6 +165,8 @@ void eb_jsonl_result(const eb_row *row, const char *component)
         eb_json_num(&j, "loop_t_max_max_us", row->rep_max);
         eb_json_num(&j, "spread", row->spread);
     }
+    if (row->link)
+        eb_json_str(&j, "link", row->link);
     for (int k = 0; k < EB_MAX_EXTRA; k++)
         if (row->bench->extra_json[k])
             eb_json_num(&j, row->bench->extra_json[k], row->extra[k]);
