@@ -129,6 +129,7 @@ def test_imb_kill_a_rank_then_resume(tmp_path, shm_dir, component):
     assert len(parsed.results) == len(rows) and parsed.end["status"] == "ok"
 
 
+@pytest.mark.invalid_records  # a hand-made run record of another component
 def test_resume_refuses_another_component_or_missing_file(tmp_path):
     js = tmp_path / "other.jsonl"
     js.write_text(json.dumps({"type": "run", "schema": 1, "component": "beff"}) + "\n")
