@@ -198,9 +198,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("run", help="run effbench under mpirun/srun with a progress bar, then "
                        "store the result")
     s.add_argument("--np", type=int, default=2, help="process count (default 2)")
+    s.add_argument("--launcher", choices=["srun", "mpirun"], default=None,
+                   help="srun or mpirun (default: srun inside a Slurm allocation, else mpirun)")
+    s.add_argument("--nodes", type=int, default=None,
+                   help="nodes to spread the processes over (srun -N; mpirun --map-by ppr)")
     s.add_argument("--mpiexec", default=None,
-                   help="launcher command, e.g. 'mpiexec.openmpi' or 'srun' "
-                   "(default: $EFFBENCH_MPIEXEC or mpiexec)")
+                   help="the launcher's command, e.g. 'mpiexec.openmpi' "
+                   "(default: srun, or $EFFBENCH_MPIEXEC or mpiexec)")
     s.add_argument("--effbench", default=None,
                    help="effbench executable (default: $EFFBENCH, else effbench on PATH)")
     s.add_argument("--json", default=None, help="JSON Lines file to write (default: "

@@ -17,6 +17,7 @@
 #define EB_GUARD_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 /* Exit statuses of runs the guard ends (docs/json-lines.md, `end`). */
 #define EB_EXIT_TIMEOUT 3

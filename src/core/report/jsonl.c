@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/placement.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -94,6 +95,7 @@ void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, 
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     eb_json_int(j, "procs", size);
     eb_hosts(j);
+    eb_placement_json(j);
     eb_json_object(j, "uname");
     eb_json_str(j, "sysname", s->sysname);
     eb_json_str(j, "nodename", s->nodename);

@@ -1,0 +1,182 @@
+"""Across nodes, on the emulated cluster (scripts/cluster): every component under srun, mpirun
+and MPICH's Hydra on two nodes, the hosts and placement in the records, the intra/inter labels
+of transfers, the launcher storing a Slurm run; then accuracy against links of a rate we set,
+and the node-pair matrix finding the one slow node of four."""
+import json
+import re
+import subprocess
+
+import pytest
+from conftest import BUILD, ROOT, hydra, mpirun, run_env, srun
+
+from effbench.validate import validate_file
+
+QUICK_BEFF = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05"]
+MB = 1048576.0
+
+
+def records(path):
+    assert validate_file(path) == []
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def hosts_of(run):
+    return {h["name"]: h["ranks"] for h in run["hosts"]}
+
+
+@pytest.fixture
+def two_nodes(cluster):
+    cluster.up("-N", "2")
+    return cluster
+
+
+def test_srun_imb_hosts_placement_and_links(two_nodes, workdir):
+    js = workdir / "pp.jsonl"
+    r = srun(2, 4, "IMB-MPI1", "PingPong", "Sendrecv", "-msglog", "0:4", "-time", "0.1",
+             "--json", js, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    recs = records(js)
+    run = recs[0]
+    assert hosts_of(run) == {"ebn1": [0, 1], "ebn2": [2, 3]}  # srun's block distribution
+    assert [p["host"] for p in run["placement"]] == ["ebn1", "ebn1", "ebn2", "ebn2"]
+    assert all(p["cpus"] for p in run["placement"])
+    assert run["slurm"]["job_id"].isdigit() and run["slurm"]["nodelist"] == "ebn[1-2]"
+    assert run["environment"]["OMPI_MCA_btl_tcp_if_include"] == "10.213.0.0/24"
+    links = {(x["benchmark"], x["procs"]): x["link"] for x in recs if x["type"] == "result"}
+    assert links[("PingPong", 2)] == "intra"          # ranks 0 and 1 share ebn1
+    assert links[("Sendrecv", 4)] == "mixed"          # a ring over both nodes
+    assert links[("Sendrecv", 2)] == "intra"
+    head = r.stdout.split("# Benchmarking")[0]
+    assert "# Hosts                 : 2\n# Host                  : ebn1 (ranks 0-1)\n" \
+           "# Host                  : ebn2 (ranks 2-3)\n" in head
+    assert re.search(r"^\s+0\s+1000\s+\d+\.\d\d\s+0\.00$", r.stdout, re.M)
+
+
+def test_mpirun_across_nodes_collectives(two_nodes, workdir):
+    js = workdir / "coll.jsonl"
+    r = mpirun("ebn1:2,ebn2:2", 4, "IMB-MPI1", "PingPong", "Alltoallv", "Allgather", "-npmin",
+               "4", "-msglog", "0:4", "-time", "0.1", "-check", "--json", js, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    recs = records(js)
+    assert hosts_of(recs[0]) == {"ebn1": [0, 2], "ebn2": [1, 3]}  # --map-by node
+    res = [x for x in recs if x["type"] == "result"]
+    assert {x["benchmark"] for x in res} == {"PingPong", "Alltoallv", "Allgather"}
+    assert all(x["defects"] == 0 for x in res)
+    assert {x["link"] for x in res if x["benchmark"] == "PingPong"} == {"inter"}
+    assert all("link" not in x for x in res if x["benchmark"] != "PingPong")
+    assert {x["procs"] for x in res if x["benchmark"] != "PingPong"} == {4}
+
+
+def test_mpich_pingpong_across_nodes(two_nodes, workdir):
+    if not (ROOT / "build-mpich" / "IMB-MPI1").exists():
+        pytest.skip("no MPICH build (build-mpich/)")
+    js = workdir / "pp.jsonl"
+    r = hydra("ebn1:1,ebn2:1", 2, "IMB-MPI1", "PingPong", "-msglog", "0:4", "-time", "0.1",
+              "--json", js, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    recs = records(js)
+    assert hosts_of(recs[0]) == {"ebn1": [0], "ebn2": [1]}
+    assert {x["link"] for x in recs if x["type"] == "result"} == {"inter"}
+
+
+def test_beff_and_skampi_under_srun(two_nodes, workdir):
+    js = workdir / "beff.jsonl"
+    r = srun(2, 4, "b_eff", *QUICK_BEFF, "--json", js, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    recs = records(js)
+    assert hosts_of(recs[0]) == {"ebn1": [0, 1], "ebn2": [2, 3]}
+    summary = [x for x in recs if x["type"] == "summary"][0]
+    assert summary["b_eff_mb_per_s"] > 0 and summary["procs"] == 4
+    assert re.search(r"^b_eff = +\d+\.\d{3} MB/s = +\d+\.\d{3} \* +4 PEs", r.stdout, re.M)
+    suite = workdir / "pp.skampi"
+    suite.write_text("@MEASUREMENTS\nPP\n{\n Type = 1;\n Scale = Fixed_log;\n"
+                     " Start_Argument = 4;\n End_Argument = 64;\n Stepwidth = 4;\n"
+                     " Max_Repetition = 4;\n Min_Repetition = 2;\n}\n")
+    sk = workdir / "sk.jsonl"
+    r = srun(2, 2, "effbench", "skampi", "--json", sk, suite, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    recs = records(sk)
+    assert hosts_of(recs[0]) == {"ebn1": [0], "ebn2": [1]}
+    assert [x["bytes"] for x in recs if x["type"] == "result"] == [4, 16, 64]
+
+
+def test_beff_io_on_a_shared_directory(two_nodes, workdir):
+    js = workdir / "io.jsonl"
+    r = srun(2, 2, "b_eff_io", "-T", "1", "--mem-per-proc", "4", "--path", workdir,
+             "--json", js, cwd=workdir, timeout=300)
+    assert r.returncode == 0, r.stderr
+    recs = records(js)
+    assert hosts_of(recs[0]) == {"ebn1": [0], "ebn2": [1]}
+    assert any(x["type"] == "summary" for x in recs) and recs[-1]["status"] == "ok"
+    assert sorted(p.name for p in workdir.iterdir()) == ["io.jsonl"]  # its files removed
+
+
+def test_launcher_stores_a_slurm_run(two_nodes, workdir):
+    db = f"sqlite:///{workdir / 'r.sqlite'}"
+    cmd = [str(ROOT / ".venv" / "bin" / "effbench-results"), "run", "--launcher", "srun",
+           "--nodes", "2", "--np", "2", "--effbench", str(BUILD / "effbench"), "--db", db,
+           "--json", str(workdir / "l.jsonl"), "mpi1", "--", "PingPong", "-msglog", "0:2"]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir, env=run_env(),
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "running: srun -n 2 -N 2 --mpi=pmix " in r.stderr
+    assert re.search(r"stored as run \d+", r.stderr)
+    run = records(workdir / "l.jsonl")[0]
+    assert run["slurm"]["nnodes"] == "2" and hosts_of(run) == {"ebn1": [0], "ebn2": [1]}
+
+
+# --- accuracy against a network whose rate we set --------------------------------------------
+
+RATE_MBIT = 100
+RATE_IMB = RATE_MBIT * 1e6 / 8 / MB  # IMB's Mbytes/sec
+
+
+def test_pingpong_bandwidth_is_the_link_rate(cluster, workdir):
+    cluster.up("-N", "2", "--link", f"0us,{RATE_MBIT}mbit")
+    (workdir / "lens").write_text("0\n4194304\n")
+    js = workdir / "bw.jsonl"
+    r = srun(2, 2, "IMB-MPI1", "PingPong", "-msglen", "lens", "-time", "5", "--json", js,
+             cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    row = [x for x in records(js) if x["type"] == "result" and x["bytes"] == 4194304][0]
+    assert row["link"] == "inter"
+    assert row["mbytes_per_s"] == pytest.approx(RATE_IMB, rel=0.10), row
+
+
+def test_pingpong_latency_is_the_link_delay(cluster, workdir):
+    cluster.up("-N", "2", "--link", f"200us,{RATE_MBIT}mbit")
+    if cluster.no_netem:
+        pytest.skip("this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM): a link's latency "
+                    "cannot be set here (docs/cluster.md)")
+    (workdir / "lens").write_text("0\n")
+    js = workdir / "lat.jsonl"
+    base = srun(2, 2, "IMB-MPI1", "PingPong", "-msglen", "lens", "--json", js, cwd=workdir)
+    assert base.returncode == 0, base.stderr
+    t = [x for x in records(js) if x["type"] == "result"][0]["t_max_us"]
+    assert 200 <= t <= (200 + 60) * 1.25, t
+
+
+# --- the node-pair matrix finds the slow node -----------------------------------------------
+
+NODES_ARGS = ["--bytes", "1048576", "--reps", "50", "--bw-reps", "4"]
+
+
+@pytest.mark.parametrize("slow", [None, "ebn3"])
+def test_nodes_flags_the_slow_node_and_only_it(cluster, workdir, slow):
+    shape = ["-N", "4", "--link", "0us,400mbit"] + (["--slow", f"{slow}:0us,100mbit"] if slow else [])
+    cluster.up(*shape)
+    js = workdir / "nodes.jsonl"
+    r = srun(4, 4, "effbench", "nodes", *NODES_ARGS, "--json", js, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    recs = records(js)
+    summary = [x for x in recs if x["type"] == "summary"][0]
+    assert summary["nodes"] == ["ebn1", "ebn2", "ebn3", "ebn4"]
+    flagged = {f["node"]: f["metrics"] for f in summary["flagged_nodes"]}
+    if slow is None:
+        assert flagged == {} and summary["flagged_links"] == [], r.stdout
+        assert "#   none" in r.stdout
+    else:
+        assert list(flagged) == [slow] and "bandwidth_mb_per_s" in flagged[slow], r.stdout
+        assert summary["flagged_links"] == [], r.stdout
+        assert re.search(rf"^#   node {slow}: bandwidth [\d.]+ Mbytes/sec", r.stdout, re.M)
+    print(r.stdout)  # the matrix, for the record (pytest -s)
