@@ -162,7 +162,7 @@ static int set_key(keyctx *kc, const char *v)
     long l;
     switch (kc->k) {
     case SK_TYPE:
-        if (f != V_NUMBER || d != floor(d))
+        if (f != V_NUMBER || d != floor(d) || fabs(d) > 1e6) /* (int)d must be defined */
             return KERR(kc, "'%s' is not a type number", v);
         if (!sk_instance_find((int)d))
             return KERR(kc, "unknown type %s (see the type table in docs/skampi.md)", v);
