@@ -11,6 +11,7 @@
 #include "core/report/jsonl.h"
 #include "core/sysinfo.h"
 
+#include <errno.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -776,6 +777,7 @@ static int beff_main(const eb_component *self, int argc, char **argv)
     }
 
     long bad = measure(&r);
+    char prot_err[EB_ERRLEN] = "";
 
     beff_summary s;
     beff_summarize(&r, &s);
@@ -784,12 +786,21 @@ static int beff_main(const eb_component *self, int argc, char **argv)
         fflush(stdout);
         if (prot) {
             beff_write_protocol(prot, &r, &s);
-            fclose(prot);
+            /* a full disk: the summary still reaches stdout and the JSON file */
+            if ((ferror(prot) | fclose(prot)) != 0)
+                snprintf(prot_err, sizeof prot_err, "--protocol %s: cannot write: %s",
+                         r.opt.protocol_path, strerror(errno ? errno : EIO));
         }
         summary_json(&r, &s);
     }
+    MPI_Bcast(prot_err, sizeof prot_err, MPI_CHAR, 0, MPI_COMM_WORLD);
     int status = EB_EXIT_OK;
-    if (bad > 0) {
+    if (prot_err[0]) {
+        if (rank == 0)
+            eb_stderr_line("error", prot_err);
+        eb_jsonl_end("error", prot_err);
+        status = EB_EXIT_FAILURE;
+    } else if (bad > 0) {
         if (rank == 0)
             fprintf(stderr, "effbench: b_eff: %ld received messages had a wrong first or last "
                             "byte\n", bad);

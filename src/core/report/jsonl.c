@@ -15,6 +15,7 @@
 #include <string.h>
 
 static FILE *out;
+static char out_path[1024];
 static double t_open;
 /* The run's guard may write the end record from its own thread while the
  * main thread is stuck: one writer at a time, and none after the end. */
@@ -48,6 +49,7 @@ void eb_jsonl_open(const char *path)
     const char *msg = NULL;
     if (rank == 0) {
         out = fopen(path, "w");
+        snprintf(out_path, sizeof out_path, "%s", path);
         if (!out) {
             snprintf(err, sizeof err, "--json %s: cannot write: %s", path, strerror(errno));
             msg = err;
@@ -71,14 +73,42 @@ void eb_jsonl_begin(eb_json *j, const char *type)
     eb_json_int(j, "schema", 1);
 }
 
+/* One record as one line, or (a full disk, a lost file system) nothing: the
+ * partial line is cut off again, so every line in the file stays a whole
+ * record, and the run ends with a message saying how many are there.
+ * Called with write_lock held; returns 0 or the errno of the failure. */
+static int write_line(const char *text)
+{
+    long at = ftell(out);
+    if (fputs(text, out) != EOF && fputc('\n', out) != EOF && fflush(out) == 0)
+        return 0;
+    int e = errno ? errno : EIO;
+    clearerr(out);
+    if (at >= 0 && ftruncate(fileno(out), at) == 0)
+        fseek(out, at, SEEK_SET);
+    return e;
+}
+
+static long records_written;
+
+/* rank 0, the file cannot take a record: say so and end the run. */
+static _Noreturn void write_failed(int e)
+{
+    fclose(out);
+    out = NULL;
+    pthread_mutex_unlock(&write_lock);
+    eb_abort("--json %s: cannot write: %s; the %ld records before it are complete", out_path,
+             strerror(e), records_written);
+}
+
 void eb_jsonl_emit(eb_json *j)
 {
     pthread_mutex_lock(&write_lock);
     if (out) {
-        eb_json_finish(j);
-        fputs(j->buf, out);
-        fputc('\n', out);
-        fflush(out);
+        int e = write_line(eb_json_finish(j));
+        if (e)
+            write_failed(e);
+        records_written++;
     }
     pthread_mutex_unlock(&write_lock);
     eb_json_free(j);
@@ -192,9 +222,8 @@ void eb_jsonl_end(const char *status, const char *message)
         eb_json_null(&j, "planned_rows");
     pthread_mutex_lock(&write_lock);
     if (out) {
-        eb_json_finish(&j);
-        fputs(j.buf, out);
-        fputc('\n', out);
+        /* a full disk loses only this last record: the file stays whole */
+        write_line(eb_json_finish(&j));
         fclose(out);
         out = NULL;
     }
@@ -493,6 +522,7 @@ void eb_jsonl_resume_append(eb_resume *rs, const char *path)
         }
         if (!err[0]) {
             out = fopen(path, "a");
+            snprintf(out_path, sizeof out_path, "%s", path);
             if (!out)
                 snprintf(err, sizeof err, "--resume %s: cannot write: %s", path, strerror(errno));
         }
