@@ -3,8 +3,11 @@ and MPICH's Hydra on two nodes, the hosts and placement in the records, the intr
 of transfers, the launcher storing a Slurm run; then accuracy against links of a rate we set,
 and the node-pair matrix finding the one slow node of four."""
 import json
+import os
 import re
+import signal
 import subprocess
+import time
 
 import pytest
 from conftest import BUILD, ROOT, hydra, mpirun, run_env, srun
@@ -180,3 +183,80 @@ def test_nodes_flags_the_slow_node_and_only_it(cluster, workdir, slow):
         assert summary["flagged_links"] == [], r.stdout
         assert re.search(rf"^#   node {slow}: bandwidth [\d.]+ Mbytes/sec", r.stdout, re.M)
     print(r.stdout)  # the matrix, for the record (pytest -s)
+
+
+# --- faults of a real cluster ----------------------------------------------------------------
+
+LONG = ["PingPong", "Sendrecv", "-iter", "100000,40000", "-time", "30", "-msglog", "0:22"]
+
+
+def start_srun(nodes, ntasks, args, js, cwd):
+    proc = subprocess.Popen(["srun", "-N", str(nodes), "-n", str(ntasks), "--mpi=pmix",
+                             str(BUILD / "IMB-MPI1"), *map(str, args), "--json", str(js)],
+                            cwd=cwd, env=run_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if js.exists() and js.read_text().count('"type": "result"') >= 3:
+            return proc
+        time.sleep(0.05)
+    proc.kill()
+    pytest.fail("the run wrote no rows")
+
+
+def node_processes(node, name):
+    pids = subprocess.run(["ip", "netns", "pids", node], capture_output=True,
+                          text=True).stdout.split()
+    out = []
+    for pid in pids:
+        try:
+            if open(f"/proc/{pid}/comm").read().strip() == name:
+                out.append(int(pid))
+        except OSError:
+            pass
+    return out
+
+
+def test_a_node_dies_mid_run_and_resume_completes_it(cluster, workdir):
+    cluster.up("-N", "2")
+    js = workdir / "dies.jsonl"
+    args = ["PingPong", "-msglog", "0:16", "-iter", "20000", "-time", "30", "-npmin", "2"]
+    proc = start_srun(2, 2, args, js, workdir)
+    victims = node_processes("ebn2", "IMB-MPI1")
+    assert victims, "no rank on ebn2"
+    for pid in victims:  # the node's ranks die with it
+        os.kill(pid, signal.SIGKILL)
+    proc.communicate(timeout=120)
+    assert proc.returncode != 0
+    recs = records(js)  # every line parses and passes the validator
+    done = [x for x in recs if x["type"] == "result"]
+    planned = recs[0]["options"]["planned_rows"]
+    assert 3 <= len(done) < planned
+    if recs[-1]["type"] == "end":  # rank 0 was told: the run is marked, with the reason
+        assert recs[-1]["status"] in ("terminated", "error"), recs[-1]
+    r = srun(2, 2, "IMB-MPI1", *args, "--json", js, "--resume", js, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    final = records(js)
+    rows = [(x["benchmark"], x["bytes"]) for x in final if x["type"] == "result"]
+    assert len(rows) == len(set(rows)) == planned
+    assert final[-1]["type"] == "end" and final[-1]["status"] == "ok"
+
+
+def test_a_dead_link_is_ended_by_the_watchdog(cluster, workdir):
+    cluster.up("-N", "2")
+    js = workdir / "link.jsonl"
+    proc = start_srun(2, 2, LONG + ["--row-timeout", "5"], js, workdir)
+    subprocess.run([str(ROOT / "scripts" / "cluster"), "exec", "ebn2", "ip", "link", "set",
+                    "eth0", "down"], check=True)
+    try:
+        out, err = proc.communicate(timeout=180)
+    finally:
+        subprocess.run([str(ROOT / "scripts" / "cluster"), "exec", "ebn2", "ip", "link", "set",
+                        "eth0", "up"], check=True)
+    assert proc.returncode != 0
+    recs = records(js)
+    end = recs[-1]
+    assert end["type"] == "end" and end["status"] == "timeout", end
+    assert "did not finish within 5 s" in end["message"] and "1 (ebn2)" in end["message"]
+    assert f"effbench: error: {end['message']}" in err
+    assert out.splitlines()[-1] == f"# effbench: run ended: {end['message']}"
