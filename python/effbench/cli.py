@@ -116,6 +116,12 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+def cmd_nodes(args) -> int:
+    """`run` of the nodes component with one rank per node."""
+    args.np, args.component = args.nodes, "nodes"
+    return cmd_run(args)
+
+
 def cmd_run(args) -> int:
     from .launcher import run_effbench
     return run_effbench(args)
@@ -216,6 +222,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("component", metavar="COMPONENT")
     s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("nodes", help="the node-pair matrix (effbench nodes) with one rank on each "
+                       "of N nodes, stored (docs/cluster.md)")
+    s.add_argument("--nodes", type=int, required=True, help="nodes to measure")
+    s.add_argument("--launcher", choices=["srun", "mpirun"], default=None,
+                   help="srun or mpirun (default: srun inside a Slurm allocation, else mpirun)")
+    s.add_argument("--mpiexec", default=None, help="the launcher's command")
+    s.add_argument("--effbench", default=None, help="effbench executable")
+    s.add_argument("--json", default=None, help="JSON Lines file to write")
+    s.add_argument("--overwrite", action="store_true", help="replace the --json FILE")
+    s.add_argument("--report", default=None, metavar="DIR", help="also write a report to DIR")
+    s.add_argument("--db", help=db_help)
+    s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
+                   help="effbench nodes options after --, e.g. -- --bytes 1048576")
+    s.set_defaults(func=cmd_nodes)
 
     s = sub.add_parser("serve", help="web application: browse, compare, upload (docs/web.md)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default "

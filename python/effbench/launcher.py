@@ -21,6 +21,9 @@ OPENMPI_ROOT_ENV = {
     "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
     "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
     "OMPI_MCA_rmaps_base_oversubscribe": "1",
+    # Open MPI 4.1's default one-sided component cannot create windows in containers: the
+    # portable one makes IMB-RMA's first run work (docs/imb-rma.md)
+    "OMPI_MCA_osc": "pt2pt",
 }
 
 

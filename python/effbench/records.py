@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = 1
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi")
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes")
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -219,6 +219,7 @@ IDENTITY_FIELDS = {
     "beff": ("pattern", "method", "rep"),  # rep null: the maximum over the repetitions
     "beff_io": ("level", "access", "pattern_type", "pattern"),
     "skampi": ("chunks",),
+    "nodes": ("node_a", "node_b"),  # the pair of nodes
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

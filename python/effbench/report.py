@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, BEFF_METHODS,
                          beff_analysis)
+from .heatmap import node_heatmaps, write_png
 from .records import ParsedRun, headline_time
 
 IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
@@ -341,6 +342,14 @@ def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[list
     n = 0
     for (label, run), figs in zip(runs, figures):
         parts.append(_run_header(label, run))
+        for hm in node_heatmaps(run):
+            n += 1
+            parts.append(f"<h3>{html.escape(hm.title)} [{html.escape(hm.unit)}]</h3>"
+                         f"<div class='effbench-plot' id='fig-{n}' data-kind='heatmap'></div>"
+                         f"<script type='application/json' id='fig-{n}-spec'>"
+                         f"{_script_json(hm.plotly_spec())}</script>")
+            if hm.flagged:
+                parts.append(f"<p class='note'>flagged: {html.escape(', '.join(hm.flagged))}</p>")
         for fig in figs:
             n += 1
             fid = f"fig-{n}"
@@ -428,4 +437,8 @@ def write_report(runs: list[tuple[str, ParsedRun]], outdir: Path, static: bool =
     write_html(index, runs, figures)
     if static:
         write_static(outdir, [f for figs in figures for f in figs])
+        for label, run in runs:
+            for hm in node_heatmaps(run):
+                (outdir / "png").mkdir(exist_ok=True)
+                write_png(hm, outdir / "png" / f"{_slug(label)}-{_slug(hm.title)}.png")
     return index

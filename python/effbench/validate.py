@@ -13,8 +13,9 @@ import math
 from pathlib import Path
 from typing import Any, Iterable
 
+from .records import COMPONENTS
+
 RECORD_TYPES = ("run", "result", "summary", "skip", "resume", "end")
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes")
 
 # Relative slack for the orderings: an average of equal doubles may round one ulp above them.
 ORDER_SLACK = 1e-9

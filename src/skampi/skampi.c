@@ -2,6 +2,7 @@
  * file (SKaMPI paper, sections 3 and 4), with crash-surviving reruns and
  * `--postprocess` for the medians of several runs.  See docs/skampi.md. */
 #include "core/error.h"
+#include "core/nodemap.h"
 #include "core/json.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
@@ -277,6 +278,7 @@ static void report_point(const suite_run *sr, const sk_point_result *r, long arg
         eb_json_int(&j, NULL, sr->e->pair[0]);
         eb_json_int(&j, NULL, sr->e->pair[1]);
         eb_json_close(&j);
+        eb_json_str(&j, "link", eb_link_label(sr->e->pair[0], sr->e->pair[1]));
     }
     if (in->pattern == SK_SIMPLE)
         eb_json_num(&j, "calls_per_run", r->calls);

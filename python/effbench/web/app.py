@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..importers import FORMATS, FormatError, parse_file
+from ..heatmap import node_heatmaps
 from ..records import dumps_record
 from ..store.db import Store
 from ..store.models import Run
@@ -295,7 +296,9 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
         return render(request, "run.html", {
             "run": runs[run_id], "record": parsed.run, "end": parsed.end,
             "options": parsed.run.get("options") or {}, "tables": tables,
-            "summaries": parsed.summaries, "fmt": query._csv_value})
+            "summaries": parsed.summaries, "fmt": query._csv_value,
+            "heatmaps": [{"spec": hm.plotly_spec(), "flagged": hm.flagged}
+                         for hm in node_heatmaps(parsed)]})
 
     @app.get("/upload", response_class=HTMLResponse, include_in_schema=False)
     def upload_page(request: Request):
