@@ -4,6 +4,7 @@
 #include "beff/beff.h"
 #include "beff/beff_opts.h"
 #include "core/guard.h"
+#include "core/nodemap.h"
 #include "core/error.h"
 #include "core/buffers.h"
 #include "core/json.h"
@@ -123,12 +124,32 @@ static void set_alltoallv_counts(rank_plan *rp, long L, size_t L8)
     }
 }
 
+/* Where ranks 0 and 1 share a node and another rank is elsewhere (or the
+ * other way round), a second ping-pong pair of the other kind, (0, first such
+ * rank): the summary then gives intra-node and inter-node figures apart (as
+ * the paper's SR 8000 rows compare placements).  Returns the patterns added. */
+static int add_other_pingpong(beff_run *r, beff_pattern *pt)
+{
+    if (r->pingpong < 0)
+        return 0;
+    const eb_nodemap *m = eb_world_nodes();
+    int intra01 = m->node_of[0] == m->node_of[1];
+    for (int b = 2; b < r->P; b++)
+        if ((m->node_of[b] == m->node_of[0]) != intra01) {
+            beff_make_pingpong_pair(pt, r->P, 0, b, intra01 ? "one PingPong Pair, inter-node"
+                                                            : "one PingPong Pair, intra-node");
+            r->pingpong_other = r->pingpong + 1;
+            return 1;
+        }
+    return 0;
+}
+
 /* The patterns in the original's order: rings, random, then the analysis
  * patterns. */
 static void build_patterns(beff_run *r)
 {
     int P = r->P;
-    int max = BEFF_NRINGS + r->opt.nrandom + 4 + 2 + 8;
+    int max = BEFF_NRINGS + r->opt.nrandom + 5 + 2 + 8;
     r->pat = eb_calloc((size_t)max, sizeof *r->pat);
     int n = 0;
     for (int k = 0; k < BEFF_NRINGS; k++)
@@ -146,9 +167,10 @@ static void build_patterns(beff_run *r)
     beff_make_worst_cycle(&r->pat[n++], P);
     n += beff_make_bisection(&r->pat[n], P, 0);
     n += beff_make_bisection(&r->pat[n], P, 1);
-    r->pingpong = -1;
+    r->pingpong = r->pingpong_other = -1;
     if (beff_make_pingpong(&r->pat[n], P))
         r->pingpong = n++;
+    n += add_other_pingpong(r, &r->pat[n]);
     r->q2 = beff_cart_procs(P, 2, MPI_Dims_create, r->dims2);
     r->q3 = beff_cart_procs(P, 3, MPI_Dims_create, r->dims3);
     int has2 = r->dims2[0] > 1 || r->dims2[1] > 1;
@@ -642,6 +664,18 @@ static void summary_json(const beff_run *r, const beff_summary *s)
     eb_json_num(&j, "latency_rings_us", s->latency_rings_us);
     eb_json_num(&j, "pingpong_latency_us", s->pingpong_latency_us);
     eb_json_num(&j, "pingpong_bw_mb_per_s", s->pingpong_bw);
+    if (r->pingpong >= 0) {
+        /* the same figures by where the pair ran (null where no pair of that kind) */
+        eb_json_str(&j, "pingpong_link", eb_link_label(0, 1));
+        for (int k = 0; k < 2; k++) {
+            static const char *const lat[] = {"pingpong_intra_latency_us",
+                                              "pingpong_inter_latency_us"};
+            static const char *const bw[] = {"pingpong_intra_bw_mb_per_s",
+                                             "pingpong_inter_bw_mb_per_s"};
+            eb_json_num(&j, lat[k], s->link_latency_us[k]);
+            eb_json_num(&j, bw[k], s->link_bw[k]);
+        }
+    }
     eb_json_int(&j, "procs", r->P);
     eb_json_int(&j, "mem_per_proc_mb", r->opt.mem_mib);
     eb_json_int(&j, "l_max_bytes", r->lmax);

@@ -54,6 +54,7 @@ typedef struct {
     long *messages;           /* per pattern, all processes, per iteration */
     int *random_order;        /* [k * P + i]: i-th rank around random ring k */
     int pingpong;             /* index of the ping-pong pair, -1 if none */
+    int pingpong_other;       /* a pair on the other kind of link than (0,1), or -1 */
     int dims2[3], dims3[3], q2, q3;
     double *b;                /* accumulated MB/s (1e6 B/s); NaN: not measured */
     double *tmin, *tavg, *tmax; /* loop time per iteration over active processes, s */
@@ -84,6 +85,8 @@ typedef struct {
     double lmax_all, lmax_rings;   /* b_eff at L_max, rings & random / rings only */
     double latency_us, latency_rings_us;
     double pingpong_latency_us, pingpong_bw; /* NaN without a ping-pong pair */
+    /* [0] intra-node, [1] inter-node pair: NaN where no pair of that kind ran */
+    double link_latency_us[2], link_bw[2];
 } beff_summary;
 
 /* max over reps (and methods when m < 0) of b(p, l, m, rep). */

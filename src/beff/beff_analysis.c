@@ -2,9 +2,12 @@
  * functions of the measured values, shared by the protocol, the JSON
  * summary and the unit tests. */
 #include "beff/beff.h"
+
+#include "core/nodemap.h"
 #include "core/stats.h"
 
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 double beff_best(const beff_run *r, int p, int l, int m)
@@ -59,10 +62,18 @@ void beff_summarize(const beff_run *r, beff_summary *s)
     s->latency_rings_us = r->P / lat_rings;
 
     s->pingpong_latency_us = s->pingpong_bw = NAN;
+    s->link_latency_us[0] = s->link_latency_us[1] = s->link_bw[0] = s->link_bw[1] = NAN;
     if (r->pingpong >= 0) {
         /* Half round trip: one iteration moves 2 messages of 1 byte. */
         s->pingpong_latency_us = 1.0 / beff_best(r, r->pingpong, 0, BEFF_SENDRECV);
         s->pingpong_bw = beff_best(r, r->pingpong, BEFF_NLEN - 1, BEFF_SENDRECV);
+        int inter01 = !strcmp(eb_link_label(0, 1), "inter");
+        s->link_latency_us[inter01] = s->pingpong_latency_us;
+        s->link_bw[inter01] = s->pingpong_bw;
+        if (r->pingpong_other >= 0) {
+            s->link_latency_us[!inter01] = 1.0 / beff_best(r, r->pingpong_other, 0, BEFF_SENDRECV);
+            s->link_bw[!inter01] = beff_best(r, r->pingpong_other, BEFF_NLEN - 1, BEFF_SENDRECV);
+        }
     }
     free(v);
 }

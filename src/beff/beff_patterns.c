@@ -231,10 +231,15 @@ int beff_make_pingpong(beff_pattern *pt, int P)
 {
     if (P < 2)
         return 0;
-    beff_pattern_init(pt, "one PingPong Pair", BEFF_ANALYSIS, P, 2);
-    pt->sendrecv_only = 1;
-    add_pair(pt, 0, 1);
+    beff_make_pingpong_pair(pt, P, 0, 1, "one PingPong Pair");
     return 1;
+}
+
+void beff_make_pingpong_pair(beff_pattern *pt, int P, int a, int b, const char *name)
+{
+    beff_pattern_init(pt, name, BEFF_ANALYSIS, P, b + 1);
+    pt->sendrecv_only = 1;
+    add_pair(pt, a, b);
 }
 
 void beff_make_cart(beff_pattern *pt, int P, int ndims, const int dims[3], int dir, int periodic)

@@ -72,6 +72,8 @@ void beff_make_worst_cycle(beff_pattern *pt, int P);
  * worst (i, q-1-i), and the single pair (0,1).  Return 0 if P < 2. */
 int beff_make_bisection(beff_pattern *pt, int P, int worst);
 int beff_make_pingpong(beff_pattern *pt, int P);
+/* One ping-pong pair (a, b), a < b, among the first b + 1 processes. */
+void beff_make_pingpong_pair(beff_pattern *pt, int P, int a, int b, const char *name);
 /* Cartesian grid of q = prod(dims) processes; dir = -1: all directions,
  * else that one direction; periodic or not. */
 void beff_make_cart(beff_pattern *pt, int P, int ndims, const int dims[3], int dir, int periodic);

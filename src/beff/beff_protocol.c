@@ -447,6 +447,11 @@ static void beff_section(FILE *f, const beff_run *r, const beff_summary *s)
         fprintf(f, "Ping-pong latency:          %10.3f microsec\n", s->pingpong_latency_us);
         fprintf(f, "Ping-pong bandwidth at Lmax: %10.3f MByte/s at Lmax= %6.3f MB\n",
                 s->pingpong_bw, lmax_mb);
+        if (!isnan(s->link_bw[0]) && !isnan(s->link_bw[1]))
+            for (int k = 0; k < 2; k++)
+                fprintf(f, "Ping-pong %s-node pair:   latency %10.3f microsec, bandwidth at "
+                        "Lmax %10.3f MByte/s\n", k ? "inter" : "intra", s->link_latency_us[k],
+                        s->link_bw[k]);
     }
     if (r->opt.rmax_gflops > 0)
         fprintf(f, "\nBalance factor: b_eff / R_max = %.3f MByte/s / %.3f GFLOPS = %.6f Byte/Flop\n",

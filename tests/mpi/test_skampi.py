@@ -199,7 +199,7 @@ def test_time_limits(tmp_path):
     (tmp_path / "t.skampi").write_text(
         "@MEASUREMENTS\nTS\n{\n Type = 18;\n End_Argument = 1024;\n Time_Suite = 0.000001;\n}\n"
         "TM\n{\n Type = 18;\n Scale = Fixed_log;\n Start_Argument = 4;\n End_Argument = 64;\n"
-        " Stepwidth = 4;\n Time_Measurement = 0.000001;\n Min_Repetition = 5;\n}\n")
+        " Stepwidth = 4;\n Time_Measurement = 0.000000001;\n Min_Repetition = 5;\n}\n")
     r = run(2, "effbench", "skampi", "--json", "t.jsonl", "t.skampi", cwd=tmp_path)
     assert r.returncode == 0, r
     recs = [x for x in read_jsonl(tmp_path / "t.jsonl") if x["type"] == "result"]
