@@ -136,8 +136,8 @@ static int add_other_pingpong(beff_run *r, beff_pattern *pt)
     int intra01 = m->node_of[0] == m->node_of[1];
     for (int b = 2; b < r->P; b++)
         if ((m->node_of[b] == m->node_of[0]) != intra01) {
-            beff_make_pingpong_pair(pt, r->P, 0, b, intra01 ? "one PingPong Pair, inter-node"
-                                                            : "one PingPong Pair, intra-node");
+            beff_make_pingpong_pair(pt, r->P, 0, b, intra01 ? "PingPong inter-node"
+                                                            : "PingPong intra-node");
             r->pingpong_other = r->pingpong + 1;
             return 1;
         }

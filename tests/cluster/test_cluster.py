@@ -146,6 +146,20 @@ def test_pingpong_bandwidth_is_the_link_rate(cluster, workdir):
     assert row["mbytes_per_s"] == pytest.approx(RATE_IMB, rel=0.10), row
 
 
+def test_beff_pingpong_bandwidth_is_the_link_rate(cluster, workdir):
+    cluster.up("-N", "2", "--link", f"0us,{RATE_MBIT}mbit")
+    js = workdir / "beff.jsonl"
+    r = srun(2, 2, "b_eff", "--mem-per-proc", "64", "--random-patterns", "2", "--loop-ms",
+             "0.05", "--json", js, cwd=workdir)
+    assert r.returncode == 0, r.stderr
+    s = [x for x in records(js) if x["type"] == "summary"][0]
+    assert s["l_max_bytes"] == 524288 and s["pingpong_link"] == "inter"
+    # b_eff's MByte/s are 10^6 bytes/s (docs/beff.md)
+    assert s["pingpong_bw_mb_per_s"] == pytest.approx(RATE_MBIT * 1e6 / 8 / 1e6, rel=0.10), s
+    assert s["pingpong_inter_bw_mb_per_s"] == s["pingpong_bw_mb_per_s"]
+    assert s["pingpong_intra_bw_mb_per_s"] is None
+
+
 def test_pingpong_latency_is_the_link_delay(cluster, workdir):
     cluster.up("-N", "2", "--link", f"200us,{RATE_MBIT}mbit")
     if cluster.no_netem:
@@ -191,7 +205,9 @@ LONG = ["PingPong", "Sendrecv", "-iter", "100000,40000", "-time", "30", "-msglog
 
 
 def start_srun(nodes, ntasks, args, js, cwd):
+    # --kill-on-bad-exit: a task that dies ends the step (docs/cluster.md)
     proc = subprocess.Popen(["srun", "-N", str(nodes), "-n", str(ntasks), "--mpi=pmix",
+                             "--kill-on-bad-exit=1",
                              str(BUILD / "IMB-MPI1"), *map(str, args), "--json", str(js)],
                             cwd=cwd, env=run_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -234,7 +250,7 @@ def test_a_node_dies_mid_run_and_resume_completes_it(cluster, workdir):
     assert 3 <= len(done) < planned
     if recs[-1]["type"] == "end":  # rank 0 was told: the run is marked, with the reason
         assert recs[-1]["status"] in ("terminated", "error"), recs[-1]
-    r = srun(2, 2, "IMB-MPI1", *args, "--json", js, "--resume", js, cwd=workdir)
+    r = srun(2, 2, "IMB-MPI1", *args, "--resume", js, cwd=workdir)
     assert r.returncode == 0, r.stderr
     final = records(js)
     rows = [(x["benchmark"], x["bytes"]) for x in final if x["type"] == "result"]

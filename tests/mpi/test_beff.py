@@ -265,3 +265,29 @@ def test_beff_help_and_component_name():
     r = run(2, "effbench", "beff", *QUICK, "--seed", "3")
     assert r.returncode == 0, r
     assert LINE_RE.match(r.stdout.rstrip("\n").split("\n")[-1])
+
+
+def test_intra_and_inter_node_pingpong_figures(tmp_path):
+    """Ranks 0 and 1 on one node, 2 and 3 on another (EFFBENCH_TEST_RANKS_PER_NODE): a second
+    ping-pong pair (0, 2) crosses nodes, and the summary and protocol give both figures."""
+    js = tmp_path / "b.jsonl"
+    r = run(4, "b_eff", *QUICK, "--json", js, timeout=240,
+            extra_env={"EFFBENCH_TEST_RANKS_PER_NODE": "2"})
+    assert r.returncode == 0, r
+    recs = read_jsonl(js)
+    pats = recs[0]["options"]["patterns"]
+    assert pats[-1] != "PingPong inter-node"  # the analysis patterns follow it
+    assert pats.count("one PingPong Pair") == pats.count("PingPong inter-node") == 1
+    s = [x for x in recs if x["type"] == "summary"][0]
+    assert s["pingpong_link"] == "intra"
+    assert s["pingpong_intra_latency_us"] == s["pingpong_latency_us"] > 0
+    assert s["pingpong_intra_bw_mb_per_s"] == s["pingpong_bw_mb_per_s"] > 0
+    assert s["pingpong_inter_latency_us"] > 0 and s["pingpong_inter_bw_mb_per_s"] > 0
+    for kind in ("intra", "inter"):
+        line = (f"Ping-pong {kind}-node pair:   latency {s[f'pingpong_{kind}_latency_us']:10.3f} "
+                f"microsec, bandwidth at Lmax {s[f'pingpong_{kind}_bw_mb_per_s']:10.3f} MByte/s")
+        assert line in r.stdout.splitlines()
+    # one node: no second pair, the inter-node figures are null
+    r = run(2, "b_eff", *QUICK, "--json", tmp_path / "one.jsonl", timeout=240)
+    s = [x for x in read_jsonl(tmp_path / "one.jsonl") if x["type"] == "summary"][0]
+    assert s["pingpong_inter_latency_us"] is None and "inter-node pair" not in r.stdout
