@@ -2,6 +2,7 @@
  * file (SKaMPI paper, sections 3 and 4), with crash-surviving reruns and
  * `--postprocess` for the medians of several runs.  See docs/skampi.md. */
 #include "core/error.h"
+#include "core/text.h"
 #include "core/json.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
@@ -380,37 +381,6 @@ static void usage(FILE *f)
             "the medians.  See docs/skampi.md.\n");
 }
 
-static char *read_text_bcast(const char *path, char *err, size_t errlen)
-{
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    long len = -1;
-    char *text = NULL;
-    if (rank == 0) {
-        FILE *f = fopen(path, "r");
-        if (f) {
-            fseek(f, 0, SEEK_END);
-            len = ftell(f);
-            fseek(f, 0, SEEK_SET);
-            text = eb_malloc((size_t)len + 1);
-            if (fread(text, 1, (size_t)len, f) != (size_t)len)
-                len = -1;
-            fclose(f);
-        }
-    }
-    MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    if (len < 0) {
-        free(text);
-        eb_err(err, errlen, "%s: cannot read the configuration file", path);
-        return NULL;
-    }
-    if (rank != 0)
-        text = eb_malloc((size_t)len + 1);
-    MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
-    text[len] = '\0';
-    return text;
-}
-
 static int postprocess_main(int argc, char **argv, int first)
 {
     int rank;
@@ -497,9 +467,11 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
         eb_exit_all(EB_EXIT_USAGE, "no configuration file (effbench skampi FILE; suites/default.skampi is the default set)");
 
     /* every rank parses rank 0's copy of the file, so all agree on errors */
-    char *text = read_text_bcast(cfgpath, msg, sizeof msg);
-    if (!text)
+    char *text = eb_read_file_bcast(cfgpath, "configuration file", MPI_COMM_WORLD, msg, sizeof msg);
+    if (!text) { /* keep the message users and tests know */
+        eb_err(msg, sizeof msg, "%s: cannot read the configuration file", cfgpath);
         eb_exit_all(EB_EXIT_USAGE, msg);
+    }
     sk_config cfg;
     if (sk_config_parse(text, cfgpath, &cfg, msg, sizeof msg))
         eb_exit_all(EB_EXIT_USAGE, msg);
