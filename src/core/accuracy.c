@@ -17,12 +17,6 @@ void eb_acc_init(eb_acc *a, const eb_acc_params *p)
         a->p.max_reps = a->p.min_reps;
 }
 
-void eb_acc_reset(eb_acc *a)
-{
-    a->n = 0;
-    a->total = 0;
-}
-
 void eb_acc_free(eb_acc *a)
 {
     free(a->x);

@@ -33,7 +33,6 @@ typedef struct {
 } eb_acc_stats;
 
 void eb_acc_init(eb_acc *a, const eb_acc_params *p);
-void eb_acc_reset(eb_acc *a);
 void eb_acc_free(eb_acc *a);
 void eb_acc_add(eb_acc *a, double sample);
 

@@ -1,6 +1,7 @@
 #include "skampi/config.h"
 
 #include "core/error.h"
+#include "core/text.h"
 #include "skampi/datatypes.h"
 #include "skampi/instances.h"
 
@@ -383,16 +384,6 @@ static int check_suite(const sk_config *c, sk_suite *s, char *err, size_t errlen
 
 /* ---- lines ---- */
 
-static char *trim(char *p)
-{
-    while (isspace((unsigned char)*p))
-        p++;
-    char *e = p + strlen(p);
-    while (e > p && isspace((unsigned char)e[-1]))
-        *--e = '\0';
-    return p;
-}
-
 static void copy(char *dst, size_t n, const char *src) { snprintf(dst, n, "%s", src); }
 
 static int preamble_line(sk_config *c, char *line, int ln, char *err, size_t errlen)
@@ -405,7 +396,7 @@ static int preamble_line(sk_config *c, char *line, int ln, char *err, size_t err
     char keybuf[64];
     copy(keybuf, sizeof keybuf, key);
     *p = save;
-    char *val = trim(p);
+    char *val = eb_trim(p);
     const char *k = keybuf;
 #define NEED_VALUE()                                                                          \
     if (!*val)                                                                                \
@@ -485,7 +476,7 @@ int sk_config_parse(const char *text, const char *path, sk_config *c, char *err,
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';
-        char *line = trim(buf);
+        char *line = eb_trim(buf);
         int rc = 0;
         if (!*line) {
             free(buf);
@@ -516,7 +507,7 @@ int sk_config_parse(const char *text, const char *path, sk_config *c, char *err,
                                 path, ln, cur->name, line);
                 } else {
                     *eq = '\0';
-                    char *key = trim(line), *val = trim(eq + 1);
+                    char *key = eb_trim(line), *val = eb_trim(eq + 1);
                     size_t vl = strlen(val);
                     int k;
                     for (k = 0; k < SK_NKEYS; k++)
@@ -534,7 +525,7 @@ int sk_config_parse(const char *text, const char *path, sk_config *c, char *err,
                                     path, ln, cur->name, sk_key_names[k]);
                     else {
                         val[vl - 1] = '\0';
-                        val = trim(val);
+                        val = eb_trim(val);
                         cur->key_line[k] = ln;
                         if (!*val)
                             rc = KERR(&kc, "missing value");
@@ -549,11 +540,7 @@ int sk_config_parse(const char *text, const char *path, sk_config *c, char *err,
             else {
                 if (c->nsuites == cap) {
                     cap = cap ? 2 * cap : 16;
-                    sk_suite *ns = eb_malloc((size_t)cap * sizeof *ns);
-                    if (c->nsuites)
-                        memcpy(ns, c->suites, (size_t)c->nsuites * sizeof *ns);
-                    free(c->suites);
-                    c->suites = ns;
+                    c->suites = eb_realloc(c->suites, (size_t)cap * sizeof *c->suites);
                 }
                 cur = &c->suites[c->nsuites++];
                 *cur = pending;
@@ -598,31 +585,6 @@ int sk_config_parse(const char *text, const char *path, sk_config *c, char *err,
         rc = eb_err(err, errlen, "%s:%d: @MEASUREMENTS lists no suites", path, ln);
     if (rc)
         sk_config_free(c);
-    return rc;
-}
-
-int sk_config_load(const char *path, sk_config *c, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return eb_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *text = eb_malloc(cap);
-    size_t r;
-    while ((r = fread(text + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (cap - n - 1 == 0) {
-            char *t = eb_malloc(cap * 2);
-            memcpy(t, text, n);
-            free(text);
-            text = t;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    text[n] = '\0';
-    int rc = sk_config_parse(text, path, c, err, errlen);
-    free(text);
     return rc;
 }
 

@@ -79,8 +79,6 @@ typedef struct {
 /* Parse the text of a configuration file named `path` (for messages).
  * Returns 0, or -1 with "path:line: ..." in err. */
 int sk_config_parse(const char *text, const char *path, sk_config *c, char *err, size_t errlen);
-/* Read and parse a file. */
-int sk_config_load(const char *path, sk_config *c, char *err, size_t errlen);
 void sk_config_free(sk_config *c);
 
 /* "path:LINE: suite 'NAME': key 'KEY': " prefix for messages about a key. */

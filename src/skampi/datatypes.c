@@ -215,25 +215,25 @@ typedef struct {
 
 typedef struct {
     int number;
-    const char *name, *constructor;
+    const char *name; /* the MPI constructor(s) it uses follow each entry */
 } pattern_info;
 
 static const pattern_info patterns[] = {
-    {0, "base type", "the base type itself"},
-    {1, "contiguous", "MPI_Type_contiguous"},
-    {2, "vector", "MPI_Type_vector"},
-    {3, "hvector", "MPI_Type_create_hvector"},
-    {4, "indexed", "MPI_Type_indexed"},
-    {5, "hindexed", "MPI_Type_create_hindexed"},
-    {6, "indexed_block", "MPI_Type_create_indexed_block"},
-    {7, "struct", "MPI_Type_create_struct"},
-    {8, "subarray", "MPI_Type_create_subarray"},
-    {9, "darray", "MPI_Type_create_darray"},
-    {10, "resized", "MPI_Type_create_resized (of MPI_Type_contiguous)"},
-    {11, "vector of vectors", "MPI_Type_vector of MPI_Type_vector"},
-    {12, "struct of vectors", "MPI_Type_create_struct of two MPI_Type_vector"},
-    {13, "indexed of structs", "MPI_Type_indexed of MPI_Type_create_struct"},
-    {SK_DYNAMIC_VECTOR, "dynamic vector", "MPI_Type_vector over the whole message"},
+    {0, "base type"}, /* the base type itself */
+    {1, "contiguous"}, /* MPI_Type_contiguous */
+    {2, "vector"}, /* MPI_Type_vector */
+    {3, "hvector"}, /* MPI_Type_create_hvector */
+    {4, "indexed"}, /* MPI_Type_indexed */
+    {5, "hindexed"}, /* MPI_Type_create_hindexed */
+    {6, "indexed_block"}, /* MPI_Type_create_indexed_block */
+    {7, "struct"}, /* MPI_Type_create_struct */
+    {8, "subarray"}, /* MPI_Type_create_subarray */
+    {9, "darray"}, /* MPI_Type_create_darray */
+    {10, "resized"}, /* MPI_Type_create_resized (of MPI_Type_contiguous) */
+    {11, "vector of vectors"}, /* MPI_Type_vector of MPI_Type_vector */
+    {12, "struct of vectors"}, /* MPI_Type_create_struct of two MPI_Type_vector */
+    {13, "indexed of structs"}, /* MPI_Type_indexed of MPI_Type_create_struct */
+    {SK_DYNAMIC_VECTOR, "dynamic vector"}, /* MPI_Type_vector over the whole message */
 };
 #define NPATTERNS ((int)(sizeof patterns / sizeof patterns[0]))
 
@@ -257,12 +257,6 @@ const char *sk_dt_name(int number)
 {
     const pattern_info *p = find_pattern(number);
     return p ? p->name : "?";
-}
-
-const char *sk_dt_constructor(int number)
-{
-    const pattern_info *p = find_pattern(number);
-    return p ? p->constructor : "?";
 }
 
 int sk_dt_numbers(const int **numbers)

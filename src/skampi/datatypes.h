@@ -45,8 +45,6 @@ void sk_base_store(const sk_basetype *b, void *p, long v);
 /* 0 if datatype pattern `number` exists, else -1 and why. */
 int sk_dt_check(int number, char *err, size_t errlen);
 const char *sk_dt_name(int number);
-/* The MPI constructor(s) the pattern uses. */
-const char *sk_dt_constructor(int number);
 /* Numbers of all patterns, ascending; returns how many. */
 int sk_dt_numbers(const int **numbers);
 /* Bytes of data in one element of the pattern (the base type's size for 0):

@@ -59,9 +59,6 @@ const sk_instance *sk_instance_find(int type)
     return 0;
 }
 
-int sk_instance_count(void) { return (int)(sizeof table / sizeof table[0]); }
-const sk_instance *sk_instance_at(int i) { return &table[i]; }
-
 const char *sk_pattern_name(enum sk_pattern p)
 {
     switch (p) {

@@ -26,8 +26,6 @@ typedef struct {
 } sk_instance;
 
 const sk_instance *sk_instance_find(int type);
-int sk_instance_count(void);
-const sk_instance *sk_instance_at(int i);
 const char *sk_pattern_name(enum sk_pattern p);
 
 /* Bytes of send and receive buffer a message length m needs on p processes. */

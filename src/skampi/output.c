@@ -99,11 +99,7 @@ int sk_read_outfile(const char *path, sk_outfile *o, char *err, size_t errlen)
             }
             if (o->nres == cap) {
                 cap = cap ? 2 * cap : 32;
-                sk_result *nr = eb_malloc((size_t)cap * sizeof *nr);
-                if (o->nres)
-                    memcpy(nr, o->res, (size_t)o->nres * sizeof *nr);
-                free(o->res);
-                o->res = nr;
+                o->res = eb_realloc(o->res, (size_t)cap * sizeof *o->res);
             }
             cur = &o->res[o->nres++];
             memset(cur, 0, sizeof *cur);

@@ -30,10 +30,7 @@ int sk_initial_grid(const sk_grid *g, double **xs)
         if (n == 0 || val_ > v[n - 1]) {                                             \
             if (n == cap) {                                                          \
                 cap *= 2;                                                            \
-                double *nv = eb_malloc((size_t)cap * sizeof *nv);                    \
-                memcpy(nv, v, (size_t)n * sizeof *nv);                               \
-                free(v);                                                             \
-                v = nv;                                                              \
+                v = eb_realloc(v, (size_t)cap * sizeof *v);                          \
             }                                                                        \
             v[n++] = val_;                                                           \
         }                                                                            \

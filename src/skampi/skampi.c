@@ -3,6 +3,7 @@
  * `--postprocess` for the medians of several runs.  See docs/skampi.md. */
 #include "core/error.h"
 #include "core/nodemap.h"
+#include "core/text.h"
 #include "core/json.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
@@ -10,6 +11,7 @@
 #include "skampi/config.h"
 #include "skampi/measure.h"
 #include "skampi/output.h"
+#include "skampi/plan.h"
 #include "skampi/refine.h"
 
 #include <math.h>
@@ -22,133 +24,6 @@
 #include <unistd.h>
 
 #define CRASH_ENV "EFFBENCH_SKAMPI_CRASH_SUITE"
-
-/* ---------------- the plan of one suite ---------------- */
-
-typedef struct {
-    sk_grid grid;
-    enum sk_variation var;
-    int procs;          /* processes when not varying Nodes */
-    long count;         /* elements when not varying Length */
-    long chunks;        /* chunks when not varying Chunks (master-worker) */
-    int skip;           /* cannot run with this many processes */
-    char why[256];
-} plan;
-
-/* The largest length whose buffers fit @MEMORY: `spread` is the bytes of
- * buffer per data byte of the suite's datatype patterns (both buffers hold
- * either layout: Bcast and the master-worker workers receive into one). */
-static long max_length(const sk_env *e, const sk_instance *in, int procs, long quantum,
-                       double spread)
-{
-    double s, r;
-    sk_instance_memory(in, 1.0, procs, &s, &r);
-    double f = fmax(s, r) * spread;
-    long m = (long)floor((double)e->half / f);
-    return m / quantum * quantum;
-}
-
-/* Resolve defaults and Max_Value against this run; -1 and a message naming
- * the file, line and key when the suite cannot be run as written. */
-static int make_plan(const sk_env *e, const sk_config *cfg, const sk_suite *s, plan *p,
-                     char *err, size_t errlen)
-{
-    const sk_instance *in = sk_instance_find(s->type);
-    memset(p, 0, sizeof *p);
-    int P = e->wsize, ts = 0;
-    sk_basetype bt;
-    char why[EB_ERRLEN];
-    if (sk_basetype_parse(cfg->basetype[s->basetype], &bt, why, sizeof why))
-        return sk_suite_err(cfg, s, SK_BASETYPE_NUMBER, err, errlen, "%s", why);
-    /* a message is a whole number of elements of both patterns (the
-     * configuration checked that Multiple_of is) */
-    ts = (int)fmax(sk_dt_unit(&bt, s->send_datatype), sk_dt_unit(&bt, s->recv_datatype));
-    double spread = fmax(sk_dt_spread(&bt, s->send_datatype), sk_dt_spread(&bt, s->recv_datatype));
-    long quantum = s->multiple_of ? s->multiple_of : ts;
-    if (s->sync == SK_SYNC_WINDOW && in->pattern != SK_COLLECTIVE)
-        return sk_suite_err(cfg, s, SK_SYNCHRONIZATION, err, errlen,
-                            "Window applies to the collective pattern only (type %d is %s)", s->type,
-                            sk_pattern_name(in->pattern));
-    p->var = s->variation;
-    p->procs = in->pattern == SK_PINGPONG ? 2 : in->pattern == SK_SIMPLE ? 1 : P;
-    int min_procs = in->pattern == SK_COLLECTIVE ? 1 : in->pattern == SK_SIMPLE ? 1 : 2;
-    if (P < min_procs) {
-        p->skip = 1;
-        snprintf(p->why, sizeof p->why, "the %s pattern needs at least %d processes",
-                 sk_pattern_name(in->pattern), min_procs);
-    }
-    /* instances without a message (Barrier, Comm_split, simple) send 0 bytes */
-    p->count = (in->flags & SK_I_NO_BYTES) ? 0 : (s->default_length / quantum) * quantum / bt.size;
-    p->chunks = s->default_chunks > 0 ? s->default_chunks : (P > 1 ? P - 1 : 1);
-    sk_grid *g = &p->grid;
-    g->log_scale = s->scale == SK_FIXED_LOG || s->scale == SK_DYNAMIC_LOG;
-    g->dynamic = s->scale == SK_DYNAMIC_LINEAR || s->scale == SK_DYNAMIC_LOG;
-    g->step = s->stepwidth;
-    g->min_distance = s->min_distance;
-    g->max_distance = s->max_distance;
-    g->max_steps = s->max_steps;
-    g->eps = s->standard_error;
-    g->quantum = 1;
-    switch (s->variation) {
-    case SK_VAR_NONE:
-        g->start = g->end = 0;
-        g->log_scale = g->dynamic = 0;
-        g->step = 1;
-        break;
-    case SK_VAR_LENGTH: {
-        g->quantum = (double)quantum;
-        long maxl = max_length(e, in, p->procs, quantum, spread);
-        g->start = s->start >= 0 ? s->start : 0;
-        if (s->end_is_max)
-            g->end = (double)maxl;
-        else if (s->end > (double)maxl)
-            return sk_suite_err(cfg, s, SK_END_ARGUMENT, err, errlen,
-                                "%.0f bytes do not fit the buffers of @MEMORY %ld KB "
-                                "(at most %ld bytes for type %d on %d processes)",
-                                s->end, cfg->memory_kb, maxl, s->type, p->procs);
-        else
-            g->end = s->end;
-        if (g->start > g->end)
-            return sk_suite_err(cfg, s, SK_START_ARGUMENT, err, errlen,
-                                "%.0f is above the largest length %.0f", g->start, g->end);
-        break;
-    }
-    case SK_VAR_NODES:
-        g->start = s->start >= 0 ? s->start : (P < 2 ? 1 : 2);
-        if (g->start < min_procs)
-            return sk_suite_err(cfg, s, SK_START_ARGUMENT, err, errlen,
-                                "the %s pattern needs at least %d processes",
-                                sk_pattern_name(in->pattern), min_procs);
-        g->end = s->end_is_max ? P : s->end;
-        if (g->end > P)
-            return sk_suite_err(cfg, s, SK_END_ARGUMENT, err, errlen,
-                                "%.0f processes, but this run has %d", g->end, P);
-        if (g->start > g->end && !p->skip)
-            return sk_suite_err(cfg, s, SK_START_ARGUMENT, err, errlen,
-                                "%.0f processes, but this run has %d", g->start, P);
-        if (p->count * bt.size > max_length(e, in, P, ts, spread))
-            return sk_suite_err(cfg, s, SK_DEFAULT_MESSAGE_LENGTH, err, errlen,
-                                "%ld bytes do not fit the buffers of @MEMORY %ld KB on %d processes",
-                                p->count * bt.size, cfg->memory_kb, P);
-        break;
-    case SK_VAR_CHUNKS:
-        g->start = s->start >= 0 ? s->start : 1;
-        if (g->start < 1)
-            return sk_suite_err(cfg, s, SK_START_ARGUMENT, err, errlen, "at least 1 chunk");
-        if (s->end_is_max)
-            return sk_suite_err(cfg, s, SK_END_ARGUMENT, err, errlen,
-                                "Max_Value is not defined for Chunks: give a number");
-        g->end = s->end;
-        if (p->count * bt.size > max_length(e, in, P, ts, spread))
-            return sk_suite_err(cfg, s, SK_DEFAULT_MESSAGE_LENGTH, err, errlen,
-                                "%ld bytes do not fit the buffers of @MEMORY %ld KB",
-                                p->count * bt.size, cfg->memory_kb);
-        break;
-    }
-    if (!g->log_scale && g->step < g->quantum && s->variation != SK_VAR_NONE)
-        g->step = g->quantum;
-    return 0;
-}
 
 /* ---------------- reporting (rank 0) ---------------- */
 
@@ -176,7 +51,7 @@ static void logmsg(const char *fmt, ...)
 typedef struct {
     sk_env *e;
     sk_suite_ctx *sc;
-    const plan *p;
+    const sk_plan *p;
     FILE *sko;
     long measured;   /* points measured so far */
     long crash_at;   /* tests: abort before this point (-1: never) */
@@ -318,7 +193,8 @@ static double measure_cb(void *ctx, double x, int refined, int *stop)
     return r.mean;
 }
 
-static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const plan *p, FILE *sko)
+static void run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const sk_plan *p,
+                      FILE *sko)
 {
     const sk_instance *in = sk_instance_find(s->type);
     sk_suite_ctx sc = {s, in, {0}, 0};
@@ -382,37 +258,6 @@ static void usage(FILE *f)
             "with patterned data before measuring it and reports the bytes that arrive wrong\n"
             "(JSON `defects`).  --postprocess merges complete output files into one file of\n"
             "the medians.  See docs/skampi.md.\n");
-}
-
-static char *read_text_bcast(const char *path, char *err, size_t errlen)
-{
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    long len = -1;
-    char *text = NULL;
-    if (rank == 0) {
-        FILE *f = fopen(path, "r");
-        if (f) {
-            fseek(f, 0, SEEK_END);
-            len = ftell(f);
-            fseek(f, 0, SEEK_SET);
-            text = eb_malloc((size_t)len + 1);
-            if (fread(text, 1, (size_t)len, f) != (size_t)len)
-                len = -1;
-            fclose(f);
-        }
-    }
-    MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-    if (len < 0) {
-        free(text);
-        eb_err(err, errlen, "%s: cannot read the configuration file", path);
-        return NULL;
-    }
-    if (rank != 0)
-        text = eb_malloc((size_t)len + 1);
-    MPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
-    text[len] = '\0';
-    return text;
 }
 
 static int postprocess_main(int argc, char **argv, int first)
@@ -501,9 +346,11 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
         eb_exit_all(EB_EXIT_USAGE, "no configuration file (effbench skampi FILE; suites/default.skampi is the default set)");
 
     /* every rank parses rank 0's copy of the file, so all agree on errors */
-    char *text = read_text_bcast(cfgpath, msg, sizeof msg);
-    if (!text)
+    char *text = eb_read_file_bcast(cfgpath, "configuration file", MPI_COMM_WORLD, msg, sizeof msg);
+    if (!text) { /* keep the message users and tests know */
+        eb_err(msg, sizeof msg, "%s: cannot read the configuration file", cfgpath);
         eb_exit_all(EB_EXIT_USAGE, msg);
+    }
     sk_config cfg;
     if (sk_config_parse(text, cfgpath, &cfg, msg, sizeof msg))
         eb_exit_all(EB_EXIT_USAGE, msg);
@@ -511,9 +358,9 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     sk_env env;
     sk_env_init(&env, &cfg);
     env.check = check;
-    plan *plans = eb_calloc((size_t)cfg.nsuites, sizeof *plans);
+    sk_plan *plans = eb_calloc((size_t)cfg.nsuites, sizeof *plans);
     for (int i = 0; i < cfg.nsuites; i++)
-        if (make_plan(&env, &cfg, &cfg.suites[i], &plans[i], msg, sizeof msg))
+        if (sk_plan_make(&env, &cfg, &cfg.suites[i], &plans[i], msg, sizeof msg))
             eb_exit_all(EB_EXIT_USAGE, msg);
 
     /* resume after a crash: the log tells which suites finished */
@@ -649,7 +496,7 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
     double t0 = MPI_Wtime();
     for (int k = 0; k < norder; k++) {
         const sk_suite *s = &cfg.suites[order[k]];
-        const plan *p = &plans[order[k]];
+        const sk_plan *p = &plans[order[k]];
         if (retried[k])
             logmsg("note: retrying suite %s last: it was running when an earlier run crashed", s->name);
         if (p->skip) {
