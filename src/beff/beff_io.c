@@ -691,7 +691,7 @@ static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, c
 
 static void compute_values(bio_run *r)
 {
-    r->b_eff_io = -1;
+    r->b_eff_io = r->rel21 = -1;
     r->errors = 0;
     for (int i = 0; i < r->nparts; i++) {
         bio_part *pt = &r->part[i];
@@ -714,8 +714,12 @@ static void compute_values(bio_run *r)
         pt->rel21 = bio_rel21_value(w, pt->res[BIO_REWRITE][0].bw, pt->method[BIO_READ]);
         if (pt->value > r->b_eff_io) {
             r->b_eff_io = pt->value;
-            r->rel21 = pt->rel21;
             r->best = i;
+        }
+        /* each formula's maximum over the partitions, with its own partition */
+        if (pt->rel21 > r->rel21) {
+            r->rel21 = pt->rel21;
+            r->best21 = i;
         }
         r->errors += pt->errors;
     }

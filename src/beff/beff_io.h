@@ -68,6 +68,7 @@ typedef struct {
     bio_part part[BIO_MAX_PARTS];
     double b_eff_io, rel21;
     int best;                  /* partition index of the maximum */
+    int best21;                /* the same for release 2.1's formula (its own maximum) */
     double elapsed;
     long long errors;
     eb_sysinfo si;

@@ -268,7 +268,7 @@ void bio_print_summary(const bio_run *r)
     int valid = bio_valid(r, why, sizeof why);
     printf("\nMaximum over all number of PEs\n------------------------------\n\n");
     printf(" b_eff_io (release 2.1 formula sqrt(W*R)) = %8.3f MB/s on %d processes\n",
-           r->rel21, r->part[r->best].n);
+           r->rel21, r->part[r->best21].n);
     printf(" b_eff_io := maximum over all bw_partition = %8.3f MB/s\n\n", r->b_eff_io);
     printf(" b_eff_io = %8.3f MB/s on %d processes with %3lld MByte/PE, scheduled time=%.1f Min, "
            "on %s %s %s %s %s%s\n",

@@ -381,3 +381,21 @@ def test_beff_io_bad_options(tmp_path, args, msg):
     assert r.returncode == 2, r
     assert f"effbench: error: {msg}" in r.stderr, r.stderr
     assert [f for f in os.listdir(tmp_path) if f.startswith("b_eff_io")] == []
+
+
+def test_release21_maximum_is_its_own(tmp_path):
+    """"Maximum over all" gives release 2.1's sqrt(W*R) figure as the maximum over the
+    partitions of that figure, with the partition it came from (not the partition where the
+    new formula is highest)."""
+    d = tmp_path / "d"
+    d.mkdir()
+    r = run(2, "b_eff_io", "-T", 4, "--mem-per-proc", 16, "--path", d, timeout=240)
+    assert r.returncode == 0, r
+    per_part = [float(m) for m in re.findall(
+        r"^b_eff_io by release 2\.1's formula sqrt\(W\*R\) = +([\d.]+) MB/s", r.stdout, re.M)]
+    parts = [int(n) for n in re.findall(r"^ total partition: n=(\d+)", r.stdout, re.M)]
+    assert len(per_part) == len(parts) == 2
+    m = re.search(r"^ b_eff_io \(release 2\.1 formula sqrt\(W\*R\)\) = +([\d.]+) MB/s on (\d+) "
+                  r"processes$", r.stdout, re.M)
+    best = max(range(2), key=lambda i: per_part[i])
+    assert (float(m.group(1)), int(m.group(2))) == (per_part[best], parts[best])
