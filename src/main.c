@@ -25,7 +25,10 @@ static void usage(FILE *f)
             fprintf(f, "%s%s", a ? ", " : "(", c->aliases[a]);
         fprintf(f, "%s %s\n", c->aliases[0] ? ")" : "", c->summary);
     }
-    fprintf(f, "\n`effbench COMPONENT -h` lists a component's options.\n");
+    fprintf(f, "\n`effbench COMPONENT -h` lists a component's options.  Every component also\n"
+               "takes --row-timeout SECONDS: a row that takes longer ends the run with a message\n"
+               "naming it and the ranks that did not arrive (default: %g times the row's expected\n"
+               "time, at least %g s; 0: off).\n", EB_GUARD_FACTOR, EB_GUARD_MIN_TIMEOUT_S);
 }
 
 /* The thread level must be known before MPI_Init_thread, so scan for it. */

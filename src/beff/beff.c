@@ -503,6 +503,10 @@ static long measure(beff_run *r)
                 continue; /* all of this (rep, length) is in the --resume file */
             long L = r->len[l];
             size_t L8 = ((size_t)L + 7) & ~(size_t)7;
+            char what[96];
+            snprintf(what, sizeof what, "b_eff repetition %d, %ld bytes, every pattern", rep, L);
+            /* each measurement's loop aims at loop_ms; the first ones and -check take longer */
+            eb_guard_row(what, (double)todo * r->opt.loop_ms * 1e-3 * 10, MPI_COMM_WORLD);
             fill_send(&cb, rank, L8);
             cb.soff = cb.roff = 0; /* regions start at multiples of L8 */
             for (int p = 0; p < r->npat; p++)
@@ -565,6 +569,7 @@ static long measure(beff_run *r)
                     if (rank == 0)
                         emit_result(r, p, l, m, rep);
                 }
+            eb_guard_row_end();
         }
     r->elapsed_s = MPI_Wtime() - t_start;
     /* the fastest repetition of every (pattern, length, method), of the

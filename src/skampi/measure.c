@@ -10,9 +10,11 @@
 #include "core/stats.h"
 #include "core/sysinfo.h"
 #include "core/error.h"
+#include "core/guard.h"
 #include "core/resolution.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -559,6 +561,10 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
 {
     const sk_suite *s = sc->s;
     const sk_instance *in = sc->in;
+    char what[160];
+    snprintf(what, sizeof what, "%s, %d processes, count %ld", s->name, procs, count);
+    /* a point's time is the suite's accuracy loop: no estimate, the guard's least deadline */
+    eb_guard_row(what, s->time_measurement > 0 ? s->time_measurement : 0, MPI_COMM_WORLD);
     int timer = 0; /* world rank of the timing process */
     int color = MPI_UNDEFINED, key = e->wrank;
     switch (in->pattern) {
@@ -723,6 +729,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
         MPI_Comm_free(&c.comm);
     }
     MPI_Bcast(res, RES_FIXED + e->wsize, MPI_DOUBLE, timer, MPI_COMM_WORLD);
+    eb_guard_row_end();
     r->mean = res[0];
     r->std_error = res[1];
     r->min = res[2];
