@@ -6,6 +6,7 @@
 
 #include "core/guard.h"
 #include "core/error.h"
+#include "core/text.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
 
@@ -76,28 +77,6 @@ static double parse_number(const char *name, const char *v, double min)
         eb_exit_all(EB_EXIT_USAGE, msg);
     }
     return x;
-}
-
-static char *read_text_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        eb_err(err, errlen, "--hints %s: cannot read: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *s = eb_malloc(cap);
-    size_t got;
-    while ((got = fread(s + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2)
-            s = realloc(s, cap *= 2);
-        if (!s)
-            eb_abort("out of memory reading %s", path);
-    }
-    s[len] = 0;
-    fclose(f);
-    return s;
 }
 
 static void parse_options(bio_run *r, int argc, char **argv)
@@ -190,7 +169,7 @@ static void parse_options(bio_run *r, int argc, char **argv)
     }
 
     if (r->hints_path) {
-        char *text = read_text_file(r->hints_path, err, sizeof err);
+        char *text = eb_read_file(r->hints_path, "--hints", err, sizeof err);
         if (!text)
             eb_exit_all(EB_EXIT_USAGE, err);
         r->nhints = bio_parse_hints(text, r->hints_path, r->hints, err, sizeof err);

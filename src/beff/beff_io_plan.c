@@ -2,6 +2,7 @@
 #include "beff/beff_io_plan.h"
 
 #include "core/error.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -210,16 +211,6 @@ double bio_rel21_value(const double w[BIO_NTYPES], double rewrite_type0, double 
     return sqrt(W * read_method);
 }
 
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1]))
-        *--e = 0;
-    return s;
-}
-
 int bio_parse_hints(const char *text, const char *fname, bio_hint out[BIO_MAX_HINTS], char *err,
                     size_t errlen)
 {
@@ -238,7 +229,7 @@ int bio_parse_hints(const char *text, const char *fname, bio_hint out[BIO_MAX_HI
         char *hash = strchr(line, '#');
         if (hash)
             *hash = 0;
-        char *s = trim(line);
+        char *s = eb_trim(line);
         if (!*s)
             continue;
         char types[64], key[256], value[256];
@@ -248,11 +239,11 @@ int bio_parse_hints(const char *text, const char *fname, bio_hint out[BIO_MAX_HI
             return eb_err(err, errlen, "%s:%d: expected `TYPES KEY VALUE` (TYPES = all or "
                                        "e.g. 0,3), got `%s`", fname, lineno, s);
         /* too long for the record: refused, not cut */
-        if ((size_t)(key_end - key_at) >= sizeof key || strlen(trim(s + used)) >= sizeof value)
+        if ((size_t)(key_end - key_at) >= sizeof key || strlen(eb_trim(s + used)) >= sizeof value)
             return eb_err(err, errlen, "%s:%d: the key and the value may have at most %zu "
                                        "characters each", fname, lineno, sizeof key - 1);
         snprintf(key, sizeof key, "%.*s", key_end - key_at, s + key_at);
-        snprintf(value, sizeof value, "%s", trim(s + used));
+        snprintf(value, sizeof value, "%s", eb_trim(s + used));
         int mask = 0;
         if (!strcmp(types, "all")) {
             mask = (1 << BIO_NTYPES) - 1;

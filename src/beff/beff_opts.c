@@ -2,6 +2,7 @@
  * single-dash `-check` of the IMB family. */
 #include "beff/beff_opts.h"
 #include "core/error.h"
+#include "core/text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -51,28 +52,6 @@ static int is_opt(const char *a, const char *name)
     return strncmp(a, name, n) == 0 && (a[n] == 0 || a[n] == '=');
 }
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v) || !(v > 0))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -90,14 +69,14 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
         } else if (is_opt(a, "--mem-per-proc")) {
             if (!(v = opt_value(argc, argv, &i, "--mem-per-proc", err, errlen)))
                 return -1;
-            if (parse_long(v, 1, 1L << 40, &lv))
+            if (eb_parse_long(v, 1, 1L << 40, &lv))
                 return eb_err(err, errlen, "--mem-per-proc: '%s' is not a whole number of MB >= 1",
                               v);
             o->mem_mib = lv;
         } else if (is_opt(a, "--random-patterns")) {
             if (!(v = opt_value(argc, argv, &i, "--random-patterns", err, errlen)))
                 return -1;
-            if (parse_long(v, 1, 100000, &lv))
+            if (eb_parse_long(v, 1, 100000, &lv))
                 return eb_err(err, errlen, "--random-patterns: '%s' is not a number >= 1", v);
             o->nrandom = (int)lv;
         } else if (is_opt(a, "--seed")) {
@@ -113,12 +92,12 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
         } else if (is_opt(a, "--rmax")) {
             if (!(v = opt_value(argc, argv, &i, "--rmax", err, errlen)))
                 return -1;
-            if (parse_double(v, &o->rmax_gflops))
+            if (eb_parse_positive(v, &o->rmax_gflops))
                 return eb_err(err, errlen, "--rmax: '%s' is not a positive number of GFLOPS", v);
         } else if (is_opt(a, "--loop-ms")) {
             if (!(v = opt_value(argc, argv, &i, "--loop-ms", err, errlen)))
                 return -1;
-            if (parse_double(v, &o->loop_ms))
+            if (eb_parse_positive(v, &o->loop_ms))
                 return eb_err(err, errlen, "--loop-ms: '%s' is not a positive number", v);
         } else if (is_opt(a, "--json") || is_opt(a, "--resume")) {
             const char *name = a[2] == 'j' ? "--json" : "--resume";
