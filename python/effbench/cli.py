@@ -95,8 +95,19 @@ def cmd_export(args) -> int:
 
 def cmd_compare(args) -> int:
     from .compare import compare_runs, print_comparison
+    from .comparable import describe, differences
     run_a, label_a = load_ref(args.run_a, args.db)
     run_b, label_b = load_ref(args.run_b, args.db)
+    diffs = differences(run_a, run_b)
+    if diffs:  # before any ratio: what makes the runs differ
+        print(f"{label_a} (A) and {label_b} (B) differ in:")
+        for line in describe(diffs):
+            print(f"  {line}")
+    decisive = [d for d in diffs if d.changes_measurement]
+    if decisive and not args.allow_different:
+        return error(f"{label_a} and {label_b} do not measure the same thing "
+                     f"({', '.join(d.what for d in decisive)}); --allow-different compares "
+                     "them anyway")
     cmp = compare_runs(run_a, run_b, threshold=args.threshold / 100,
                        noise_floor=args.noise_floor / 100, min_bytes=args.min_bytes)
     if not cmp.rows:
@@ -196,6 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="percent worse that counts as a regression (default 10)")
     s.add_argument("--noise-floor", type=float, default=2.0,
                    help="least relative noise assumed per run, percent (default 2)")
+    s.add_argument("--allow-different", action="store_true",
+                   help="compare runs whose options change what is measured (default: refuse)")
     s.add_argument("--min-bytes", type=int, default=0, help="ignore rows with fewer bytes")
     s.add_argument("--only-changes", action="store_true", help="print flagged rows only")
     s.add_argument("--db", help=db_help)

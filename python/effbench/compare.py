@@ -137,9 +137,64 @@ def compare_runs(a: ParsedRun, b: ParsedRun, threshold: float = 0.10,
             if change > 0 and change > threshold:
                 flag = "REGRESSION"
         rows.append(Row(key, describe(ra), metric, va, vb, ratio, noise, change, flag))
+    rows += headline_rows(a, b, threshold, noise_floor)
     only_a = sum(1 for k in rows_a if k not in rows_b)
     only_b = sum(1 for k in rows_b if k not in rows_a)
     return Comparison(rows, only_a, only_b, threshold)
+
+
+# Headline numbers of the summaries (b_eff, b_eff_io): field -> (label, metric).
+HEADLINES = {
+    "b_eff_mb_per_s": ("b_eff", "bandwidth"),
+    "b_eff_per_proc_mb_per_s": ("b_eff per process", "bandwidth"),
+    "b_eff_rings_mb_per_s": ("b_eff ring patterns", "bandwidth"),
+    "b_eff_random_mb_per_s": ("b_eff random patterns", "bandwidth"),
+    "b_eff_lmax_mb_per_s": ("b_eff at L_max", "bandwidth"),
+    "b_eff_lmax_rings_mb_per_s": ("b_eff at L_max, rings", "bandwidth"),
+    "latency_us": ("b_eff latency", "time"),
+    "latency_rings_us": ("b_eff latency, rings", "time"),
+    "pingpong_latency_us": ("ping-pong latency", "time"),
+    "pingpong_bw_mb_per_s": ("ping-pong bandwidth at L_max", "bandwidth"),
+    "b_eff_io_mb_per_s": ("b_eff_io", "bandwidth"),
+    "b_eff_io_rel21_mb_per_s": ("b_eff_io, release 2.1 formula", "bandwidth"),
+}
+
+
+def headline_rows(a: ParsedRun, b: ParsedRun, threshold: float, noise_floor: float) -> list[Row]:
+    """The summaries' one-number results, compared as rows (noise: the floor, as a summary
+    carries no spread of its own; b_eff_io's per-partition figures as "... on N processes")."""
+    def values(run: ParsedRun) -> dict:
+        out = {}
+        for s in run.summaries:
+            for field, (label, metric) in HEADLINES.items():
+                if isinstance(s.get(field), (int, float)) and s[field] > 0:
+                    out[(s.get("component"), field, None)] = (label, metric, s[field],
+                                                              s.get("procs"))
+            for part in s.get("partitions") or []:
+                v = part.get("b_eff_io_mb_per_s")
+                if isinstance(v, (int, float)) and v > 0:
+                    out[(s.get("component"), "partition", part.get("procs"))] = (
+                        f"b_eff_io on {part.get('procs')} processes", "bandwidth", v,
+                        part.get("procs"))
+        return out
+    va, vb = values(a), values(b)
+    rows = []
+    for key, (label, metric, x, procs) in va.items():
+        if key not in vb:
+            continue
+        y = vb[key][2]
+        ratio = y / x
+        change = ratio - 1 if metric == "time" else 1 / ratio - 1
+        noise = 2 * noise_floor
+        flag = ""
+        if abs(change) > noise:
+            flag = "slower" if change > 0 else "faster"
+            if change > threshold:
+                flag = "REGRESSION"
+        # (kind, component, field, partition, procs, bytes): procs and bytes where rows have them
+        rows.append(Row(("summary", *key, procs, 0), label, metric, x, y, ratio, noise, change,
+                         flag))
+    return rows
 
 
 def geometric_mean(values: list[float]) -> float:

@@ -65,8 +65,18 @@ static const char *const recorded_prefixes[] = {
     "SLURM_STEP_NUM_NODES", "SLURM_STEP_NUM_TASKS", "SLURM_SUBMIT_HOST", "SLURM_PARTITION",
     NULL};
 
+/* What the launcher itself sets for every job (its job id, addresses, session
+ * folders): per-run bookkeeping, not a setting anybody chose. */
+static const char *const launcher_prefixes[] = {
+    "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
+    "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "PMIX_MCA_mca_base_component_show_load_errors",
+    "PMIX_MCA_psec", NULL};
+
 int eb_env_recorded(const char *name)
 {
+    for (const char *const *p = launcher_prefixes; *p; p++)
+        if (strncmp(name, *p, strlen(*p)) == 0)
+            return 0;
     for (const char *const *p = recorded_prefixes; *p; p++)
         if (strncmp(name, *p, strlen(*p)) == 0)
             return 1;

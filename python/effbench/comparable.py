@@ -1,0 +1,62 @@
+"""Whether two runs may be compared row by row: what differs between them (options, process
+count, hosts, MPI library, environment), and which differences change what is measured, so
+that `compare` says so before any ratio and refuses by default (docs/results.md)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .records import ParsedRun
+
+# Options that say how a run was written or followed, not what it measures.
+NOT_MEASURED = {"planned_rows", "json", "json_path", "resume", "protocol", "path", "keep",
+                "benchmarks", "msglog_min", "msglog_max", "msglen", "npmin", "patterns"}
+
+
+@dataclass
+class Difference:
+    what: str
+    a: Any
+    b: Any
+    changes_measurement: bool  # the runs then do not measure the same thing
+
+
+def _short(value: Any) -> str:
+    text = "none" if value is None else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
+    ra, rb = a.run, b.run
+    out = []
+    if ra.get("component") != rb.get("component"):
+        out.append(Difference("component", ra.get("component"), rb.get("component"), True))
+    oa, ob = ra.get("options") or {}, rb.get("options") or {}
+    # options only an importer of another format lacks are not a difference
+    if oa and ob:
+        for key in sorted(set(oa) | set(ob)):
+            if key in NOT_MEASURED or oa.get(key) == ob.get(key):
+                continue
+            out.append(Difference(f"options.{key}", oa.get(key), ob.get(key), True))
+    if ra.get("check") != rb.get("check") and None not in (ra.get("check"), rb.get("check")):
+        out.append(Difference("check", ra.get("check"), rb.get("check"), True))
+    if ra.get("procs") != rb.get("procs"):
+        out.append(Difference("procs", ra.get("procs"), rb.get("procs"), False))
+    hosts = [sorted(h.get("name") for h in (r.get("hosts") or [])) for r in (ra, rb)]
+    if all(hosts) and hosts[0] != hosts[1]:
+        out.append(Difference("hosts", ", ".join(hosts[0]), ", ".join(hosts[1]), False))
+    for key in ("mpi_library", "thread_level"):
+        if ra.get(key) and rb.get(key) and ra[key] != rb[key]:
+            out.append(Difference(key, ra[key], rb[key], False))
+    ea, eb = ra.get("environment") or {}, rb.get("environment") or {}
+    for key in sorted(set(ea) | set(eb)):
+        if key.startswith("SLURM_") or ea.get(key) == eb.get(key):
+            continue  # a Slurm job's facts differ from job to job
+        out.append(Difference(f"environment {key}", ea.get(key), eb.get(key), False))
+    return out
+
+
+def describe(diffs: list[Difference]) -> list[str]:
+    return [f"{d.what}: {_short(d.a)} (A) vs {_short(d.b)} (B)"
+            + ("  [changes what is measured]" if d.changes_measurement else "")
+            for d in diffs]

@@ -1,0 +1,64 @@
+"""compare: the headline numbers of the summaries meet (b_eff's, b_eff_io's), and two runs are
+checked for what differs before any ratio; a difference that changes what is measured refuses
+the comparison unless --allow-different (effbench.comparable, effbench.compare)."""
+import json
+
+from effbench.cli import main
+from effbench.comparable import differences
+from effbench.compare import compare_runs
+from effbench.importers import parse_file
+from web_helpers import run_records
+
+SAMPLES_BEFF = "beff/b_eff_np4"
+
+
+def test_beff_headlines_compare(samples, tmp_path, capsys):
+    sum_file, short = samples / f"{SAMPLES_BEFF}.sum", samples / f"{SAMPLES_BEFF}.short"
+    cmp = compare_runs(parse_file(sum_file), parse_file(short))
+    rows = {r.label: r for r in cmp.rows if r.key[0] == "summary"}
+    assert {"b_eff", "b_eff per process", "ping-pong latency",
+            "ping-pong bandwidth at L_max"} <= set(rows)
+    assert all(abs(r.ratio - 1) < 1e-3 and r.flag == "" for r in rows.values())  # print digits
+    # a b_eff 20 % lower is a regression, and the exit status says so
+    text = sum_file.read_text()
+    value = parse_file(sum_file).summaries[0]["b_eff_mb_per_s"]
+    worse = tmp_path / "worse.sum"
+    worse.write_text(text.replace(f"{value:.3f}", f"{value * 0.8:.3f}"))
+    cmp = compare_runs(parse_file(sum_file), parse_file(worse))
+    assert {r.label: r.flag for r in cmp.rows if r.key[0] == "summary"}["b_eff"] == "REGRESSION"
+    assert main(["compare", str(sum_file), str(worse)]) == 1
+
+
+def _run_file(path, **options):
+    recs = run_records()
+    recs[0]["options"] = {"off_cache_mb": None, "iter_policy": "dynamic", **options}
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return path
+
+
+def test_a_difference_in_what_is_measured_is_refused(tmp_path, capsys):
+    a = _run_file(tmp_path / "a.jsonl")
+    b = _run_file(tmp_path / "b.jsonl", off_cache_mb=4, planned_rows=99)
+    diffs = differences(parse_file(a), parse_file(b))
+    assert [(d.what, d.a, d.b, d.changes_measurement) for d in diffs] == [
+        ("options.off_cache_mb", None, 4, True)]  # planned_rows says nothing of the values
+    assert main(["compare", str(a), str(b)]) == 2
+    out = capsys.readouterr()
+    assert "  options.off_cache_mb: none (A) vs 4 (B)  [changes what is measured]" in out.out
+    assert (f"effbench-results: error: {a} and {b} do not measure the same thing "
+            "(options.off_cache_mb); --allow-different compares them anyway") in out.err
+    assert main(["compare", "--allow-different", str(a), str(b)]) == 0
+    assert "rows compared" in capsys.readouterr().out
+
+
+def test_other_machines_and_libraries_are_said_not_refused(tmp_path, capsys):
+    a = tmp_path / "a.jsonl"
+    a.write_text("".join(json.dumps(r) + "\n" for r in run_records(machine="alpha")))
+    b = tmp_path / "b.jsonl"
+    b.write_text("".join(json.dumps(r) + "\n" for r in run_records(
+        machine="beta", library="MPICH Version: 4.0.2")))
+    diffs = differences(parse_file(a), parse_file(b))
+    assert {d.what for d in diffs} == {"hosts", "mpi_library"}
+    assert not any(d.changes_measurement for d in diffs)
+    assert main(["compare", str(a), str(b)]) in (0, 1)
+    assert "hosts: alpha (A) vs beta (B)" in capsys.readouterr().out
