@@ -116,6 +116,62 @@ def cmd_compare(args) -> int:
     return EXIT_REGRESSION if cmp.regressions else EXIT_OK
 
 
+def _series_run(args):
+    from .store.db import Store
+    store = Store(args.db)
+    return store, store.resolve(args.run)
+
+
+def cmd_history(args) -> int:
+    from .history import history_table
+    store, run_id = _series_run(args)
+    with store:
+        table = history_table(store, run_id, args.last)
+    keys = [k for k in table[-1][1] if k[0] == "summary" or (
+        args.benchmark and table[-1][1][k][0].split()[0] == args.benchmark
+        and (args.bytes is None or k[5] == args.bytes))]
+    if not keys:
+        return error(f"run {run_id} has no headline value"
+                     + (f" and no row of {args.benchmark}" if args.benchmark else "")
+                     + " to follow (--benchmark NAME [--bytes N] picks rows)")
+    print(f"history of run {run_id}'s series ({len(table)} runs: machine "
+          f"{table[-1][0]['machine']}, {table[-1][0]['mpi_library']}, {table[-1][0]['component']},"
+          f" {table[-1][0]['procs']} processes)")
+    head = ["value"] + [f"#{m['id']} {(m['start'] or '')[:10]}" for m, _ in table]
+    print("\t".join(head))
+    for k in keys:
+        label, procs, nbytes, metric, _ = table[-1][1][k]
+        name = label + ("" if k[0] == "summary" else f" {nbytes} B")
+        unit = "us" if metric == "time" else "MB/s"
+        cells = [f"{vals[k][4]:.4g}" if k in vals else "-" for _, vals in table]
+        print("\t".join([f"{name} [{unit}]"] + cells))
+    return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    from .history import MIN_BASELINE, ROBUST_Z, MIN_BAND, check, series_before
+    kind, _, n = args.baseline.partition(":")
+    if kind != "last" or not n.isdigit() or int(n) < 1:
+        return error(f"--baseline {args.baseline}: expected last:N (N earlier runs)")
+    store, run_id = _series_run(args)
+    with store:
+        baseline = [p for _, p in series_before(store, run_id, int(n))]
+        alerts = check(store.load(run_id), baseline)
+    if len(baseline) < MIN_BASELINE:
+        print(f"run {run_id}: {len(baseline)} earlier runs of its series, fewer than "
+              f"{MIN_BASELINE}: nothing to hold it against")
+        return EXIT_OK
+    worse = [a for a in alerts if a.worse]
+    for a in alerts:
+        unit = "us" if a.metric == "time" else "MB/s"
+        where = "" if a.nbytes in (None, 0) else f" at {a.nbytes} bytes"
+        print(f"{'REGRESSION' if a.worse else 'better'}: {a.label}{where}: {a.value:.4g} {unit}, "
+              f"baseline median {a.median:.4g} {unit} +- {a.band:.3g}")
+    print(f"run {run_id} against the {len(baseline)} runs before it: {len(worse)} values worse "
+          f"than their band (robust z {ROBUST_Z:g} x 1.4826 MAD, at least {MIN_BAND:.0%})")
+    return EXIT_REGRESSION if worse else EXIT_OK
+
+
 def cmd_report(args) -> int:
     from .report import write_report
     runs = []
@@ -235,6 +291,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("component", metavar="COMPONENT")
     s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("history", help="a run's series over time: its headline values and chosen "
+                       "rows (docs/results.md)")
+    s.add_argument("run", metavar="RUN")
+    s.add_argument("--last", type=int, default=10, help="runs to show (default 10)")
+    s.add_argument("--benchmark", default=None, help="also follow this benchmark's rows")
+    s.add_argument("--bytes", type=int, default=None, help="only at this message length")
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_history)
+
+    s = sub.add_parser("check", help="exit 1 when a value of RUN leaves the band of its baseline")
+    s.add_argument("run", metavar="RUN")
+    s.add_argument("--baseline", default="last:10", help="last:N, the N runs of the series "
+                   "before RUN (default last:10)")
+    s.add_argument("--db", help=db_help)
+    s.set_defaults(func=cmd_check)
 
     s = sub.add_parser("nodes", help="the node-pair matrix (effbench nodes) with one rank on each "
                        "of N nodes, stored (docs/cluster.md)")
