@@ -4,7 +4,7 @@ measured noise flagged, regressions beyond a threshold counted (for the exit sta
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .components import beff_analysis
 from .records import IDENTITY_DEFAULTS, IDENTITY_FIELDS, TIME_FIELDS, ParsedRun, identity_key
@@ -39,14 +39,15 @@ class Comparison:
     only_a: int
     only_b: int
     threshold: float
+    headlines: list[Row] = field(default_factory=list)  # the summaries' one-number results
 
     @property
     def regressions(self) -> list[Row]:
-        return [r for r in self.rows if r.flag == "REGRESSION"]
+        return [r for r in self.rows + self.headlines if r.flag == "REGRESSION"]
 
     @property
     def improvements(self) -> list[Row]:
-        return [r for r in self.rows if r.flag == "faster"]
+        return [r for r in self.rows + self.headlines if r.flag == "faster"]
 
 
 def common_metric(ra: dict, rb: dict) -> tuple[str, str] | None:
@@ -137,10 +138,10 @@ def compare_runs(a: ParsedRun, b: ParsedRun, threshold: float = 0.10,
             if change > 0 and change > threshold:
                 flag = "REGRESSION"
         rows.append(Row(key, describe(ra), metric, va, vb, ratio, noise, change, flag))
-    rows += headline_rows(a, b, threshold, noise_floor)
     only_a = sum(1 for k in rows_a if k not in rows_b)
     only_b = sum(1 for k in rows_b if k not in rows_a)
-    return Comparison(rows, only_a, only_b, threshold)
+    return Comparison(rows, only_a, only_b, threshold,
+                      headline_rows(a, b, threshold, noise_floor))
 
 
 # Headline numbers of the summaries (b_eff, b_eff_io): field -> (label, metric).
@@ -212,7 +213,7 @@ def print_comparison(cmp: Comparison, console, label_a: str, label_b: str,
                       ("", "left")):
         table.add_column(col, justify=just)
     styles = {"REGRESSION": "bold red", "slower": "yellow", "faster": "green"}
-    for r in cmp.rows:
+    for r in cmp.headlines + cmp.rows:
         if only_changes and not r.flag:
             continue
         unit = "us" if r.metric == "time" else "MB/s"
@@ -220,10 +221,11 @@ def print_comparison(cmp: Comparison, console, label_a: str, label_b: str,
                       f"{r.b:.4g} {unit}", f"{r.ratio:.3f}", f"±{r.noise * 100:.1f}%", r.flag,
                       style=styles.get(r.flag))
     console.print(table)
-    slower = sum(1 for r in cmp.rows if r.flag in ("slower", "REGRESSION"))
+    slower = sum(1 for r in cmp.rows + cmp.headlines if r.flag in ("slower", "REGRESSION"))
     times = [r.ratio for r in cmp.rows if r.metric == "time"]
     console.print(
-        f"{len(cmp.rows)} rows compared"
+        f"{len(cmp.rows)} rows" + (f" and {len(cmp.headlines)} headline values"
+                                    if cmp.headlines else "") + " compared"
         + (f" (geometric mean B/A of times {geometric_mean(times):.3f})" if times else "")
         + f"; {len(cmp.improvements)} better and {slower} worse beyond the noise; "
           f"{len(cmp.regressions)} regressions beyond {cmp.threshold * 100:g}%"

@@ -64,7 +64,8 @@ def values_of(reference: ParsedRun, run: ParsedRun) -> dict[tuple, tuple]:
     """run's values on the rows (and headlines) it shares with reference: key -> (label,
     procs, bytes, metric, value)."""
     cmp = compare_runs(reference, run)
-    return {r.key: (r.label, r.key[4], r.key[5], r.metric, r.b) for r in cmp.rows}
+    return {r.key: (r.label, r.key[4], r.key[5], r.metric, r.b)
+            for r in cmp.headlines + cmp.rows}
 
 
 def check(run: ParsedRun, baseline: list[ParsedRun]) -> list[Alert]:

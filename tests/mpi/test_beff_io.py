@@ -169,7 +169,9 @@ def check_run(r, js, np, parts, T, rewrite0=False):
         values[n] = (value, rel21, rep, lseg)
     best = max(parts, key=lambda n: values[n][0])
     assert summ["b_eff_io_mb_per_s"] == pytest.approx(values[best][0], rel=1e-12)
-    assert summ["b_eff_io_rel21_mb_per_s"] == pytest.approx(values[best][1], rel=1e-12)
+    # release 2.1's figure: its own maximum over the partitions (issue 21)
+    assert summ["b_eff_io_rel21_mb_per_s"] == pytest.approx(max(v[1] for v in values.values()),
+                                                           rel=1e-12)
     assert summ["procs"] == best
     assert summ["errors"] == 0 and summ["valid"] is False
     assert m.group(1) == f"{summ['b_eff_io_mb_per_s']:.3f}" and int(m.group(2)) == best

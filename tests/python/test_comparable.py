@@ -15,7 +15,7 @@ SAMPLES_BEFF = "beff/b_eff_np4"
 def test_beff_headlines_compare(samples, tmp_path, capsys):
     sum_file, short = samples / f"{SAMPLES_BEFF}.sum", samples / f"{SAMPLES_BEFF}.short"
     cmp = compare_runs(parse_file(sum_file), parse_file(short))
-    rows = {r.label: r for r in cmp.rows if r.key[0] == "summary"}
+    rows = {r.label: r for r in cmp.headlines}
     assert {"b_eff", "b_eff per process", "ping-pong latency",
             "ping-pong bandwidth at L_max"} <= set(rows)
     assert all(abs(r.ratio - 1) < 1e-3 and r.flag == "" for r in rows.values())  # print digits
@@ -25,7 +25,7 @@ def test_beff_headlines_compare(samples, tmp_path, capsys):
     worse = tmp_path / "worse.sum"
     worse.write_text(text.replace(f"{value:.3f}", f"{value * 0.8:.3f}"))
     cmp = compare_runs(parse_file(sum_file), parse_file(worse))
-    assert {r.label: r.flag for r in cmp.rows if r.key[0] == "summary"}["b_eff"] == "REGRESSION"
+    assert {r.label: r.flag for r in cmp.headlines}["b_eff"] == "REGRESSION"
     assert main(["compare", str(sum_file), str(worse)]) == 1
 
 

@@ -97,3 +97,20 @@ def test_cut_at_random_points(samples, tmp_path, sample, counts):
         if not text[:cut].endswith("\n"):
             assert part.skipped_lines >= 1 or not text[:cut].split("\n")[-1].strip()
         assert part.end is None or cut > text.rfind("\n", 0, len(text) - 1), cut
+
+
+@pytest.mark.parametrize("sample,line_start", [("skampi/coll_np2.sko", "count= 1 "),
+                                               ("imb/mpi1_np2_p2p.txt", "            0 ")])
+@pytest.mark.parametrize("bad", ["1e999", "nan", "inf"])
+def test_numbers_that_are_not_finite_are_damage(samples, tmp_path, sample, line_start, bad):
+    """Found by Hypothesis: "1e999" read as infinity crashed the SKaMPI importer."""
+    src = samples / sample
+    lines = src.read_text().splitlines()
+    i = next(k for k, l in enumerate(lines) if l.startswith(line_start))
+    tokens = lines[i].split()
+    lines[i] = lines[i].replace(tokens[1], bad, 1)
+    log = tmp_path / src.name
+    log.write_text("\n".join(lines) + "\n")
+    clean, damaged = parse_file(src), parse_file(log)
+    assert damaged.skipped_lines == 1
+    assert len(damaged.results) == len(clean.results) - 1

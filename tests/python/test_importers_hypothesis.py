@@ -66,7 +66,10 @@ def mutated(draw):
     return src, "".join(lines)
 
 
-COMMON = settings(max_examples=150, deadline=None,
+# derandomize: the same examples on every run, so the test command passes or fails the same way
+# every time (the examples were found with random ones; new ones are explored with
+# HYPOTHESIS_PROFILE-free runs of this file, see docs/testing.md)
+COMMON = settings(max_examples=150, deadline=None, derandomize=True,
                   suppress_health_check=[HealthCheck.function_scoped_fixture,
                                          HealthCheck.too_slow])
 
@@ -93,7 +96,7 @@ def sqlite_store(tmp_path_factory):
         yield store
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(case=mutated())
 def test_a_mutated_file_is_stored_whole_or_not_at_all(sqlite_store, tmp_path, case):
@@ -124,7 +127,7 @@ def upload_client(tmp_path_factory):
     store.close()
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(case=mutated())
 def test_uploads_of_mutated_files_never_fail_the_server(upload_client, case):

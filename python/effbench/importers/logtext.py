@@ -3,6 +3,7 @@ library banners, Slurm's messages and warnings stand between the lines of a tabl
 killed at its time limit cuts the last line.  The text importers read through this module."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 
@@ -18,8 +19,8 @@ def read_log(path: str | Path) -> tuple[list[str], bool]:
 
 
 def is_number(token: str) -> bool:
+    """A finite number ("1e999" and "nan" are damage, not values)."""
     try:
-        float(token)
+        return math.isfinite(float(token))
     except ValueError:
         return False
-    return True
