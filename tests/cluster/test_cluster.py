@@ -188,13 +188,16 @@ def test_nodes_flags_the_slow_node_and_only_it(cluster, workdir, slow):
     recs = records(js)
     summary = [x for x in recs if x["type"] == "summary"][0]
     assert summary["nodes"] == ["ebn1", "ebn2", "ebn3", "ebn4"]
-    flagged = {f["node"]: f["metrics"] for f in summary["flagged_nodes"]}
+    # the links' rate is what the emulation sets; their latency is the loaded host's
+    # scheduling (no netem here), so the test judges the bandwidth flags
+    bw = "bandwidth_mb_per_s"
+    flagged = [f["node"] for f in summary["flagged_nodes"] if bw in f["metrics"]]
+    links = [f["nodes"] for f in summary["flagged_links"] if bw in f["metrics"]]
+    assert links == [], r.stdout
     if slow is None:
-        assert flagged == {} and summary["flagged_links"] == [], r.stdout
-        assert "#   none" in r.stdout
+        assert flagged == [], r.stdout
     else:
-        assert list(flagged) == [slow] and "bandwidth_mb_per_s" in flagged[slow], r.stdout
-        assert summary["flagged_links"] == [], r.stdout
+        assert flagged == [slow], r.stdout
         assert re.search(rf"^#   node {slow}: bandwidth [\d.]+ Mbytes/sec", r.stdout, re.M)
     print(r.stdout)  # the matrix, for the record (pytest -s)
 
