@@ -43,12 +43,12 @@ def cmd_import(args) -> int:
         for path in args.files:
             try:
                 parsed = parse_file(path, args.format)
+                # the store checks that its columns hold every value, naming the line
+                run_id, created = store.import_run(parsed, path=path)
             except FormatError as exc:
                 print(f"effbench-results: error: {exc}", file=sys.stderr)
                 status = EXIT_USAGE
                 continue
-            try:
-                run_id, created = store.import_run(parsed)
             except SQLAlchemyError as exc:  # rolled back: nothing of the file is stored
                 print(f"effbench-results: error: {path}: {database_error(exc)}; nothing "
                       "stored", file=sys.stderr)

@@ -191,18 +191,18 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
         with tempfile.TemporaryDirectory(prefix="effbench-upload-") as tmp:
             path = await save_upload(upload, tmp)
             try:
-                # The whole file is parsed and checked before the one import transaction.
+                # The whole file is parsed and checked (by the importer, then against the
+                # store's columns) before the one import transaction.
                 parsed = parse_file(path, fmt or None)
+                parsed.source = name
+                run_id, created = store.import_run(parsed, path=path, uploader_id=who.id,
+                                                   network=network, notes=notes)
             except FormatError as exc:
                 where = f"{name}:{exc.line}" if exc.line is not None else name
                 raise ApiError(400, f"{where}: {exc.reason}") from None
-        parsed.source = name
-        try:
-            run_id, created = store.import_run(parsed, uploader_id=who.id, network=network,
-                                               notes=notes)
-        except Exception as exc:  # the transaction was rolled back: nothing is stored
-            raise ApiError(500, f"database error, nothing stored: {type(exc).__name__}") \
-                from None
+            except Exception as exc:  # the transaction was rolled back: nothing is stored
+                raise ApiError(500, f"database error, nothing stored: "
+                               f"{type(exc).__name__}") from None
         return run_id, created, parsed
 
     def may_delete(who: Identity, run_id: int) -> None:
