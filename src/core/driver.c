@@ -822,7 +822,7 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
         nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
         int k = 0;
         for (int i = 0; i < nq; i++)
-            if (qs[i] >= b->min_procs)
+            if (qs[i] >= b->min_procs && !((b->flags & EB_F_EVEN_PROCS) && qs[i] % 2))
                 qs[k++] = qs[i];
         nq = k;
     }
@@ -861,6 +861,11 @@ static long planned_rows(const eb_imb_options *o, const plan_t *p, int P)
             qs[0] = b->fixed_procs;
         } else {
             nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+            int k = 0; /* Uniband, Biband: even counts (run_bench) */
+            for (int q = 0; q < nq; q++)
+                if (!((b->flags & EB_F_EVEN_PROCS) && qs[q] % 2))
+                    qs[k++] = qs[q];
+            nq = k;
         }
         eb_sizes s = sizes_for(o, b);
         long per_q = 0;

@@ -390,8 +390,8 @@ void eb_imb2021_print_header(const eb_imb_options *o)
                t->aggregate_mode == EB_AGGR_ONLY_AGGREGATE ? "aggregate" : "non_aggregate",
                eb_imb2021_only_mode(o));
     if (t->given & (1u << 0))
-        printf("# -window_size %d: the window of Uni_band and Bi_band, which effbench does not "
-               "have (no effect)\n", t->window_size);
+        printf("# -window_size %d: messages in flight per pair in Uniband and Biband\n",
+               t->window_size);
 }
 
 void eb_imb2021_json(eb_json *j, const eb_imb_options *o)
@@ -438,7 +438,7 @@ void eb_imb2021_print_help(const eb_imb_family *f)
                  "  -red_data_type char|int|float|double       type of reductions\n"
                  "  -contig_type base         (the only one implemented)\n"
                  "  -msgsize L1,L2,...        message lengths in bytes\n"
-                 "  -window_size N            Uni_band/Bi_band window (not in effbench)\n"},
+                 "  -window_size N            messages per window of Uniband/Biband (256)\n"},
         {C_RMA | C_EXT | C_IO, "  -aggregate_mode multi|aggregate|non_aggregate\n"},
         {C_ALL, "  -list                     print the benchmark list and stop\n"},
     };
