@@ -530,14 +530,15 @@ static void setup_length(runner_t *R, size_t x)
 
 /* The guide's warm-up phase: N_WARMUP untimed calls with a
  * sizeof(assign_type) message length (one float for reductions, one byte
- * otherwise; a benchmark with one fixed length uses that), once per process
- * set, before its first measured length. */
+ * otherwise, one element of -data_type / -red_data_type; a benchmark with one
+ * fixed length uses that), once per process set, before its first measured
+ * length. */
 static void warm_up(runner_t *R)
 {
     const eb_bench *b = R->b;
     size_t x = (b->flags & EB_F_NO_BYTES) ? 0
                : b->fixed_bytes > 0       ? b->fixed_bytes
-               : (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
+               : eb_imb_unit(R->o, b); /* one element: float for reductions, else a byte */
     setup_length(R, x);
     b->kernel(&R->ctx, 0, EB_N_WARMUP);
     if (b->release)
