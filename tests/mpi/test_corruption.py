@@ -54,6 +54,8 @@ def under_library(tmp_path, tag, program, *args, at=None):
     (Result, JSON records, count or None)."""
     js = tmp_path / f"{tag}.jsonl"
     env = {"LD_PRELOAD": str(LIB)}
+    if "Uniband" in args:
+        env["EFFBENCH_CORRUPT_RANK"] = "1"  # Uniband's rank 0 only sends
     count = tmp_path / f"{tag}.count"
     if at is None:
         env["EFFBENCH_CORRUPT_COUNT_FILE"] = str(count)
