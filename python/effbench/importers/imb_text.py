@@ -33,10 +33,10 @@ COLUMNS = {
     "t_pure": "t_pure_us", "t_cpu": "t_cpu_us", "overlap": "overlap_pct",
     "group": "group", "#group": "group", "valid": "valid_fraction", "loops": "loops",
     "loop_min": "loop_t_max_min_us", "loop_max": "loop_t_max_max_us", "spread": "spread",
-    "rel_err": "rel_std_error",
+    "rel_err": "rel_std_error", "msg/sec": "msg_per_sec",
 }
 EXTRA_COLUMNS = ("t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_pct", "valid_fraction",
-                 "loop_t_max_min_us", "loop_t_max_max_us", "spread")
+                 "loop_t_max_min_us", "loop_t_max_max_us", "spread", "msg_per_sec")
 
 
 def _column_names(line: str) -> list[str] | None:
@@ -235,7 +235,8 @@ def _row(path, lineno, component, bench, procs, mode, groups, values):
     rec["sync"] = "window" if values.get("valid_fraction") is not None else "barrier"
     if values.get("rel_std_error") is not None:
         rec["rel_std_error"] = values["rel_std_error"] / 100  # printed in percent
-    if "t" not in values and "t_avg_us" not in values:
+    if "t" not in values and "t_avg_us" not in values and "msg_per_sec" not in values:
+        # (Uniband and Biband print rates only: their rows have no time.)
         # NBC and Truly_passive_put tables have no t column: the first time column IMB prints
         # (t_ovrl for NBC, t_pure for Truly_passive_put) is the maximum over the processes,
         # effbench's t_max_us, as for a single-transfer table.
