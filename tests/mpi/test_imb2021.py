@@ -158,6 +158,7 @@ def test_data_types(tmp_path):
     assert options(recs)["data_type"] == "int" and options(recs)["red_data_type"] == "double"
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("rtype", ["char", "int", "float"])
 def test_reduction_types_check_clean(rtype):
     r = run(2, "IMB-MPI1", "Allreduce", "Reduce", "-msglog", "5", "-red_data_type", rtype,
