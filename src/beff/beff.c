@@ -9,6 +9,7 @@
 #include "core/buffers.h"
 #include "core/json.h"
 #include "core/registry.h"
+#include "core/progress.h"
 #include "core/report/jsonl.h"
 #include "core/sysinfo.h"
 
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -460,11 +462,49 @@ static void load_resumed(beff_run *r, const eb_resume *rs, const char *path)
         eb_exit_all(EB_EXIT_USAGE, msg);
 }
 
+/* What rank 0 shows while measuring (docs/beff.md, "Watching a long run"). */
+typedef struct {
+    FILE *prot;      /* the protocol file when it can be rewritten at the end, else NULL */
+    eb_progress bar; /* units: measurements b(pat, L, mthd, rep) */
+} beff_live;
+
+/* A (repetition, length) is complete: its rows go to the protocol file. */
+static void batch_done(const beff_run *r, beff_live *live, int rep, int l)
+{
+    if (!live->prot)
+        return;
+    beff_protocol_rows(live->prot, r, rep, l);
+    if (fflush(live->prot) != 0 || ferror(live->prot))
+        live->prot = NULL; /* a full disk: the end writes the protocol (and says so) */
+}
+
+/* Rank 0: the live protocol only in a regular file (not a pipe, a device or
+ * /dev/stdout), which the whole protocol can replace at the end. */
+static FILE *live_protocol(FILE *prot)
+{
+    struct stat st;
+    if (!prot || fstat(fileno(prot), &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    return prot;
+}
+
+static void pattern_done(const beff_run *r, beff_live *live, int rep, int l, int p, int measured)
+{
+    if (!measured || !live->bar.on) {
+        live->bar.done += measured;
+        return;
+    }
+    char where[96];
+    snprintf(where, sizeof where, "repetition %d/%d, %ld bytes, pattern %d/%d", rep + 1,
+             BEFF_REPS, r->len[l], p + 1, r->npat);
+    eb_progress_add(&live->bar, measured, where);
+}
+
 /* All loops, in the order rep -> length -> pattern -> method.  Times are
  * reduced once per (rep, length) so no collective sits between loops other
  * than the barrier that starts each one.  Values read back by --resume are
  * not measured again. */
-static long measure(beff_run *r)
+static long measure(beff_run *r, beff_live *live)
 {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -499,8 +539,10 @@ static long measure(beff_run *r)
                 for (int m = 0; m < nm; m++)
                     todo += !(r->pat[p].sendrecv_only && m != BEFF_SENDRECV) &&
                             !r->resumed[beff_idx(r, p, l, m, rep)];
-            if (!todo)
-                continue; /* all of this (rep, length) is in the --resume file */
+            if (!todo) { /* all of this (rep, length) is in the --resume file */
+                batch_done(r, live, rep, l);
+                continue;
+            }
             long L = r->len[l];
             size_t L8 = ((size_t)L + 7) & ~(size_t)7;
             char what[96];
@@ -511,7 +553,8 @@ static long measure(beff_run *r)
             cb.soff = cb.roff = 0; /* regions start at multiples of L8 */
             for (int p = 0; p < r->npat; p++)
                 set_alltoallv_counts(&rp[p], L, L8);
-            for (int p = 0; p < r->npat; p++)
+            for (int p = 0; p < r->npat; p++) {
+                int measured = 0;
                 for (int m = 0; m < nm; m++) {
                     double *v = loc + (size_t)(p * nm + m) * 5;
                     v[0] = -1; /* not measured */
@@ -542,7 +585,10 @@ static long measure(beff_run *r)
                     v[2] = active ? t : 0;
                     v[3] = active;
                     v[4] = (double)(full_bad + cheap_bad);
+                    measured++;
                 }
+                pattern_done(r, live, rep, l, p, measured);
+            }
             for (int k = 0; k < batch; k++) {
                 mx[2 * k] = loc[5 * k];
                 mx[2 * k + 1] = loc[5 * k + 1];
@@ -569,6 +615,8 @@ static long measure(beff_run *r)
                     if (rank == 0)
                         emit_result(r, p, l, m, rep);
                 }
+            if (rank == 0)
+                batch_done(r, live, rep, l);
             eb_guard_row_end();
         }
     r->elapsed_s = MPI_Wtime() - t_start;
@@ -815,14 +863,33 @@ static int beff_main(const eb_component *self, int argc, char **argv)
         eb_jsonl_resume_free(&rs);
     }
 
-    long bad = measure(&r);
+    /* While measuring: the head section on stdout (the rest follows at the
+     * end: stdout's bytes are the same), the rows in the protocol file, the
+     * progress line on a terminal. */
+    beff_live live = {.prot = live_protocol(prot)};
+    if (rank == 0) {
+        beff_protocol_head(stdout, &r);
+        fflush(stdout);
+        if (live.prot)
+            beff_protocol_live_begin(live.prot, &r);
+    }
+    eb_progress_start(&live.bar, "b_eff", (double)(planned_rows(&r) - r.nresumed),
+                      r.opt.progress);
+    long bad = measure(&r, &live);
+    eb_progress_end(&live.bar);
     char prot_err[EB_ERRLEN] = "";
 
     beff_summary s;
     beff_summarize(&r, &s);
     if (rank == 0) {
-        beff_write_protocol(stdout, &r, &s);
+        beff_protocol_rest(stdout, &r, &s);
         fflush(stdout);
+        /* the live rows give way to the whole protocol (truncated by "w") */
+        if (prot && live_protocol(prot))
+            prot = freopen(r.opt.protocol_path, "w", prot);
+        if (!prot && r.opt.protocol_path)
+            snprintf(prot_err, sizeof prot_err, "--protocol %s: cannot write: %s",
+                     r.opt.protocol_path, strerror(errno ? errno : EIO));
         if (prot) {
             beff_write_protocol(prot, &r, &s);
             /* a full disk: the summary still reaches stdout and the JSON file */

@@ -38,6 +38,7 @@ typedef struct {
     const char *json_path;
     int resume;          /* --resume: json_path is a file to continue */
     const char *protocol_path;
+    int progress;        /* --progress: the progress line also off a terminal */
     int help;
 } beff_options;
 
@@ -99,6 +100,15 @@ void beff_summarize(const beff_run *r, beff_summary *s);
 
 /* The protocol (beff_protocol.c): every section, last line last. */
 void beff_write_protocol(FILE *f, const beff_run *r, const beff_summary *s);
+/* The same in two parts: the head section (known before measuring) and the
+ * rest, so stdout can show the head while the run goes on. */
+void beff_protocol_head(FILE *f, const beff_run *r);
+void beff_protocol_rest(FILE *f, const beff_run *r, const beff_summary *s);
+/* The protocol file while measuring: the head section, the start of the
+ * measurements section, then the rows of each (repetition, length) as it
+ * ends; the whole protocol replaces it at the end. */
+void beff_protocol_live_begin(FILE *f, const beff_run *r);
+void beff_protocol_rows(FILE *f, const beff_run *r, int rep, int l);
 /* The last line without its newline. */
 void beff_result_line(char *buf, size_t n, const beff_run *r, const beff_summary *s);
 

@@ -38,6 +38,8 @@ static void usage(void)
            "                          process x processes)\n"
            "  --check                 write and verify every byte (not for publication)\n"
            "  --keep                  keep the files\n"
+           "  --progress              the progress line on stderr also when it is not a\n"
+           "                          terminal (under mpirun, which gives ranks a pipe)\n"
            "  --json FILE             JSON Lines output\n"
            "  --resume FILE           continue the --json FILE of an interrupted run with the\n"
            "                          same options: partitions it finished are kept\n"
@@ -114,6 +116,8 @@ static void parse_options(bio_run *r, int argc, char **argv)
             mem_node = parse_number("--mem-per-node", opt_value(argc, argv, &i, "--mem-per-node"), 1);
         } else if (is_opt(a, "--mem-total")) {
             mem_total = parse_number("--mem-total", opt_value(argc, argv, &i, "--mem-total"), 1);
+        } else if (!strcmp(a, "--progress")) {
+            r->progress_forced = 1;
         } else if (!strcmp(a, "--keep")) {
             r->keep = 1;
         } else if (!strcmp(a, "--check")) {
@@ -559,6 +563,30 @@ static long long verify_written(const type_ctx *c, MPI_Comm fcomm, const char *n
     return bad;
 }
 
+/* The progress line (rank 0, which is in every partition). */
+static void pattern_done(bio_run *r, const bio_part *pt, int a, int t, int p)
+{
+    char where[96] = "";
+    if (r->progress.on)
+        snprintf(where, sizeof where, "%s, %d process%s, type %d %s, pattern %d/%d",
+                 bio_access_names[a], pt->n, pt->n == 1 ? "" : "es", t, bio_type_names[t],
+                 p + 1, r->tab[t].npat);
+    eb_progress_add(&r->progress, r->tab[t].pat[p].U, where);
+}
+
+/* Time units U of everything this run measures (partitions kept by --resume
+ * are not measured again). */
+static double planned_units(const bio_run *r)
+{
+    double units = 0;
+    for (int i = 0; i < r->nparts; i++)
+        for (int a = 0; a < BIO_NACCESS && !r->part[i].kept; a++)
+            for (int t = 0; t < BIO_NTYPES; t++)
+                if (!(a == BIO_REWRITE && r->rewrite0 && t > 0))
+                    units += bio_type_units(&r->tab[t]);
+    return units;
+}
+
 /* One pattern type of one access method on one partition (members only).
  * Returns NULL or an error message for the whole job. */
 static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, char *err,
@@ -615,8 +643,10 @@ static const char *run_type(bio_run *r, bio_part *pt, int a, int t, char *buf, c
         set_view(&c, (long long)c.k * pt->lseg, MPI_DOUBLE);
 
     tr->npat = tab->npat;
-    for (int p = 0; p < tab->npat; p++)
+    for (int p = 0; p < tab->npat; p++) {
         run_pattern(&c, p, &tr->pat[p]);
+        pattern_done(r, pt, a, t, p);
+    }
 
     double tc = MPI_Wtime();
     if (MPI_File_close(&c.fh) != MPI_SUCCESS)
@@ -926,6 +956,7 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
                 printf("--resume %s: partition n=%d is complete in the file: not measured "
                        "again\n", r->json_path, r->part[i].n);
     }
+    eb_progress_start(&r->progress, "b_eff_io", planned_units(r), r->progress_forced);
     /* The paper's section 6 order: all partitions write, then rewrite, then read. */
     char err[EB_ERRLEN], all[EB_ERRLEN];
     for (int a = 0; a < BIO_NACCESS; a++) {
@@ -954,6 +985,7 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
         }
     }
     free(buf);
+    eb_progress_end(&r->progress);
     r->elapsed = MPI_Wtime() - t_start;
     MPI_Allreduce(MPI_IN_PLACE, &r->elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     remove_files();

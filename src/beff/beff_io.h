@@ -4,6 +4,7 @@
 #define EB_BEFF_IO_H
 
 #include "beff/beff_io_plan.h"
+#include "core/progress.h"
 #include "core/sysinfo.h"
 
 #include <mpi.h>
@@ -56,6 +57,7 @@ typedef struct {
     int nhints;
     double fs_cache_mib;       /* 0: not stated */
     int rewrite0, keep, check;
+    int progress_forced;       /* --progress: the progress line also off a terminal */
     long long mem_mib;         /* memory per process, MiB */
     int mem_detected;
     long long mem_total_mib;   /* total memory MT, MiB (default mem_mib * P) */
@@ -71,6 +73,7 @@ typedef struct {
     int best21;                /* the same for release 2.1's formula (its own maximum) */
     double elapsed;
     long long errors;
+    eb_progress progress;      /* units: the patterns' time units U (docs/beff-io.md) */
     eb_sysinfo si;
     /* Rank 0: the hints of the pattern type run last, as MPI_File_get_info
      * reported them after its open; the reporters print them right after.

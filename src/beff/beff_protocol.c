@@ -153,7 +153,7 @@ static void patterns(FILE *f, const beff_run *r)
     fprintf(f, "\nSECTION-PATTERN-END\n\n");
 }
 
-static void measurements(FILE *f, const beff_run *r)
+static void measurements_head(FILE *f)
 {
     fprintf(f, "\nSECTION-MEASUREMENTS-BEGIN\n\n");
     fprintf(f, "every measurement b(pat,L,mthd,rep) = L * messages * looplength / max time;\n");
@@ -161,17 +161,27 @@ static void measurements(FILE *f, const beff_run *r)
                "(1e6 Byte/s), accumulated\n\n");
     fprintf(f, " pat pattern           mthd      rep   msglng  looplen        t_min        t_avg"
                "        t_max       b(accum.)\n");
+}
+
+void beff_protocol_rows(FILE *f, const beff_run *r, int rep, int l)
+{
+    for (int p = 0; p < r->npat; p++)
+        for (int m = 0; m < r->nmeth; m++) {
+            size_t i = beff_idx(r, p, l, m, rep);
+            if (isnan(r->b[i]))
+                continue;
+            fprintf(f, " p%02d %-17s %d=%-7s %3d %8ld %8ld %12.3f %12.3f %12.3f %15.3f\n", p,
+                    r->pat[p].name, m, beff_method_short[m], rep, r->len[l], r->loop[i],
+                    r->tmin[i] * 1e6, r->tavg[i] * 1e6, r->tmax[i] * 1e6, r->b[i]);
+        }
+}
+
+static void measurements(FILE *f, const beff_run *r)
+{
+    measurements_head(f);
     for (int rep = 0; rep < BEFF_REPS; rep++)
         for (int l = 0; l < BEFF_NLEN; l++)
-            for (int p = 0; p < r->npat; p++)
-                for (int m = 0; m < r->nmeth; m++) {
-                    size_t i = beff_idx(r, p, l, m, rep);
-                    if (isnan(r->b[i]))
-                        continue;
-                    fprintf(f, " p%02d %-17s %d=%-7s %3d %8ld %8ld %12.3f %12.3f %12.3f %15.3f\n", p,
-                            r->pat[p].name, m, beff_method_short[m], rep, r->len[l], r->loop[i],
-                            r->tmin[i] * 1e6, r->tavg[i] * 1e6, r->tmax[i] * 1e6, r->b[i]);
-                }
+            beff_protocol_rows(f, r, rep, l);
     fprintf(f, "\nSECTION-MEASUREMENTS-END\n\n");
 }
 
@@ -494,9 +504,16 @@ void beff_result_line(char *buf, size_t n, const beff_run *r, const beff_summary
              r->si.release, r->si.version, r->si.machine);
 }
 
-void beff_write_protocol(FILE *f, const beff_run *r, const beff_summary *s)
+void beff_protocol_head(FILE *f, const beff_run *r) { head(f, r); }
+
+void beff_protocol_live_begin(FILE *f, const beff_run *r)
 {
     head(f, r);
+    measurements_head(f);
+}
+
+void beff_protocol_rest(FILE *f, const beff_run *r, const beff_summary *s)
+{
     elapsed(f, r);
     patterns(f, r);
     measurements(f, r);
@@ -514,4 +531,10 @@ void beff_write_protocol(FILE *f, const beff_run *r, const beff_summary *s)
     char line[2048];
     beff_result_line(line, sizeof line, r, s);
     fprintf(f, "%s\n", line);
+}
+
+void beff_write_protocol(FILE *f, const beff_run *r, const beff_summary *s)
+{
+    head(f, r);
+    beff_protocol_rest(f, r, s);
 }
