@@ -95,9 +95,10 @@ static void start_file(eb_run *run)
         return;
     }
     const char *fields[EB_RUN_MAX_DECIDING + 1];
-    for (int i = 0; i < run->ndeciding; i++)
+    int n = run->steps->resume_unchecked ? 0 : run->ndeciding;
+    for (int i = 0; i < n; i++)
         fields[i] = run->deciding[i];
-    fields[run->ndeciding] = NULL;
+    fields[n] = NULL;
     eb_resume *rs = eb_run_resume_file(run);
     eb_jsonl_resume_match(rs, run->json_path, eb_json_finish(&run->record), fields);
     eb_json_free(&run->record);

@@ -30,7 +30,8 @@
  * Every error before `measure` is a user error: eb_exit_all(EB_EXIT_USAGE)
  * on every rank, before the JSON file changes where the step order allows.
  * A component whose resume is decided elsewhere (SKaMPI: its log file) sets
- * run->resume in prepare, and run->superseded for the `resume` record. */
+ * run->resume in prepare, run->superseded for the `resume` record, and
+ * resume_unchecked in its steps. */
 #ifndef EB_COMPONENT_RUN_H
 #define EB_COMPONENT_RUN_H
 
@@ -47,6 +48,7 @@ typedef struct eb_run eb_run;
 
 typedef struct {
     const char *component; /* "beff": the run record's component; --resume checks it */
+    int resume_unchecked;  /* --resume compares no member (SKaMPI: its log decides) */
     int (*options)(void *state, eb_run *run, int argc, char **argv);
     void (*prepare)(void *state, eb_run *run);
     void (*plan)(void *state, eb_run *run);
