@@ -13,6 +13,7 @@
 #include "skampi/output.h"
 #include "skampi/plan.h"
 #include "skampi/refine.h"
+#include "skampi/suite_keys.h"
 
 #include <math.h>
 #include <mpi.h>
