@@ -84,8 +84,6 @@ static int postprocess_main(int argc, char **argv, int first)
     return EB_EXIT_OK;
 }
 
-/* ---------------- one run ---------------- */
-
 /* The command line. */
 typedef struct {
     enum { SK_RUN, SK_HELP, SK_POSTPROCESS } action;
@@ -94,17 +92,6 @@ typedef struct {
     const char *json;     /* --json FILE, or NULL */
     int check;            /* --check */
 } sk_options;
-
-/* A run of the configuration's suites, on every rank. */
-typedef struct {
-    sk_options opt;
-    sk_config cfg;
-    sk_env env;
-    sk_plan *plans;      /* one per suite of cfg */
-    sk_rerun rr;         /* the suites to run, the output file */
-    eb_sysinfo si;
-    FILE *sko;           /* the output file (rank 0) */
-} sk_run;
 
 /* The options in their order: -h and --postprocess end the list.  0, or
  * -1 and why (messages users and tests know). */
@@ -141,6 +128,19 @@ static int parse_options(int argc, char **argv, sk_options *o, char *err, size_t
                                    "suites/default.skampi is the default set)");
     return 0;
 }
+
+/* ---------------- one run ---------------- */
+
+/* A run of the configuration's suites, on every rank. */
+typedef struct {
+    sk_options opt;
+    sk_config cfg;
+    sk_env env;
+    sk_plan *plans;      /* one per suite of cfg */
+    sk_rerun rr;         /* the suites to run, the output file */
+    eb_sysinfo si;
+    FILE *sko;           /* the output file (rank 0) */
+} sk_run;
 
 /* The configuration (every rank parses rank 0's copy of the file, so all
  * agree on errors), the environment and every suite's plan. */
