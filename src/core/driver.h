@@ -6,9 +6,6 @@
 #include "core/bench.h"
 #include "core/options.h"
 
-#define EB_N_BARR 2   /* barriers before each timed loop */
-#define EB_N_WARMUP 2 /* untimed repetitions at sizeof(assign_type) before a process set's first length */
-
 /* The whole run of an IMB component (`effbench mpi1 ...` / IMB-MPI1 ...):
  * options, plan, measurement, reports.  Returns the exit status. */
 int eb_imb_run(const eb_imb_family *family, int argc, char **argv);
