@@ -395,3 +395,27 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     return EB_EXIT_OK;
 }
 
+/* ---- the families as components ------------------------------------------ */
+
+#define EB_MAX_FAMILIES 8
+static eb_component family_components[EB_MAX_FAMILIES];
+static const eb_imb_family *families[EB_MAX_FAMILIES];
+static int nfamilies;
+
+static int family_main(const eb_component *self, int argc, char **argv)
+{
+    return eb_imb_run(families[self - family_components], argc, argv);
+}
+
+void eb_register_imb_family(const eb_imb_family *f)
+{
+    if (nfamilies == EB_MAX_FAMILIES) { /* a build error: raise EB_MAX_FAMILIES */
+        fprintf(stderr, "effbench: more than %d IMB families registered\n", EB_MAX_FAMILIES);
+        abort();
+    }
+    eb_component *c = &family_components[nfamilies];
+    families[nfamilies++] = f;
+    *c = (eb_component){.name = f->component, .aliases = {f->program}, .summary = f->summary,
+                        .order = f->order, .main = family_main};
+    eb_register_component(c);
+}

@@ -14,4 +14,9 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv);
  * prefix selects the multiple mode (*multi = 1).  NULL if unknown. */
 const eb_bench *eb_find_bench(const char *component, const char *name, int *multi);
 
+/* Make family f a component (`effbench NAME`, its program name as alias,
+ * f->summary, f->order) whose main is eb_imb_run(f, ...).  From a
+ * constructor (EB_CONSTRUCTOR), like every registration. */
+void eb_register_imb_family(const eb_imb_family *f);
+
 #endif
