@@ -212,7 +212,7 @@ static double probe_time(eb_runner *R, long base)
 {
     const eb_iter_settings *it = &R->o->iter;
     double t1 = max_over(timed(R, 0, 1), R->table.active);
-    long n = base < eb_probe_reps(t1, it->msgspersample) ? base : eb_probe_reps(t1, it->msgspersample);
+    long probe = eb_probe_reps(t1, it->msgspersample), n = base < probe ? base : probe;
     return n > 1 ? max_over(timed(R, 0, n), R->table.active) / (double)n : t1;
 }
 

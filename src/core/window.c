@@ -46,8 +46,10 @@ eb_window_figures eb_window_series(MPI_Comm A, eb_clock_model *clock, long n, do
     op(arg, 0);
     double t_op = max_over(MPI_Wtime() - t0, A);
     double W = 2.0 * t_op + 4.0 * clock->error + 5e-6;
-    double *dur = eb_malloc((size_t)n * sizeof *dur), *worst = eb_malloc((size_t)n * sizeof *worst);
-    int *late = eb_malloc((size_t)n * sizeof *late), *any_late = eb_malloc((size_t)n * sizeof *any_late);
+    double *dur = eb_malloc((size_t)n * sizeof *dur);
+    double *worst = eb_malloc((size_t)n * sizeof *worst);
+    int *late = eb_malloc((size_t)n * sizeof *late);
+    int *any_late = eb_malloc((size_t)n * sizeof *any_late);
     long m = n, valid = 0;
     for (int attempt = 0; attempt < 8; attempt++, W *= 2) {
         /* keep a series within the -time budget */
