@@ -10,7 +10,7 @@
 #include "core/procsets.h"
 #include "core/registry.h"
 #include "core/report/jsonl_resume.h"
-#include "core/report/reporter.h"
+#include "core/report/reporters.h"
 #include "core/runner.h"
 #include "core/sysinfo.h"
 

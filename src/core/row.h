@@ -6,7 +6,7 @@
 #define EB_ROW_H
 
 #include "core/bench.h"
-#include "core/report/reporter.h"
+#include "core/report/reporters.h"
 
 #include <mpi.h>
 

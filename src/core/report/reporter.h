@@ -1,6 +1,7 @@
 /* The reporters of an IMB run, one interface (google/benchmark's reporter.cc
  * is the model): the IMB text on stdout and the JSON Lines file are two
- * members of one list, and the driver and the row code call the list.
+ * members of one list (reporters.h), which the driver and the row code
+ * call.
  * Measurement never prints; reporters never measure. */
 #ifndef EB_REPORT_REPORTER_H
 #define EB_REPORT_REPORTER_H
@@ -50,15 +51,5 @@ typedef struct eb_reporter {
     void (*table_end)(const eb_report_run *run, const eb_report_table *t);
     void (*footer)(const eb_report_run *run);
 } eb_reporter;
-
-/* Each event to every member of the list, in list order (text, then JSON). */
-void eb_report_begin(eb_report_run *run);
-void eb_report_header(const eb_report_run *run);
-void eb_report_table_start(const eb_report_run *run, const eb_report_table *t);
-void eb_report_row(const eb_report_run *run, const eb_report_table *t, const eb_row *row);
-void eb_report_note(const eb_report_run *run, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void eb_report_table_end(const eb_report_run *run, const eb_report_table *t);
-void eb_report_footer(const eb_report_run *run);
 
 #endif

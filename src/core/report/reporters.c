@@ -1,4 +1,4 @@
-#include "core/report/reporter.h"
+#include "core/report/reporters.h"
 
 #include "core/report/imb_text.h"
 #include "core/report/jsonl.h"
