@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/imb2021_options.h"
 #include "core/procsets.h"
 #include "core/registry.h"
 #include "core/report/jsonl_resume.h"
@@ -135,7 +136,7 @@ static plan_t make_plan(const eb_imb_options *o)
 static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
 {
     eb_sizes s = {0};
-    size_t unit = (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
+    size_t unit = eb_imb_unit(o, b);
     if (b->flags & EB_F_NO_BYTES || b->fixed_bytes > 0) {
         s.v = eb_malloc(sizeof *s.v);
         s.v[0] = b->fixed_bytes;
@@ -152,6 +153,7 @@ static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
         }
     } else {
         eb_sizes_msglog(o->msglog_min, o->msglog_max, unit, &s);
+        eb_imb2021_trim_sizes(o, &s);
     }
     return s;
 }
@@ -291,7 +293,7 @@ static void run_bench(const eb_report_run *run, const eb_bench *b, int multi, co
         nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
         int k = 0;
         for (int i = 0; i < nq; i++)
-            if (qs[i] >= b->min_procs)
+            if (qs[i] >= b->min_procs && !((b->flags & EB_F_EVEN_PROCS) && qs[i] % 2))
                 qs[k++] = qs[i];
         nq = k;
     }
@@ -301,7 +303,9 @@ static void run_bench(const eb_report_run *run, const eb_bench *b, int multi, co
         int nonaggr_first = (b->flags & EB_F_NONAGGR_FIRST) != 0;
         modes[nonaggr_first] = "aggregate";
         modes[!nonaggr_first] = "non-aggregate";
-        nmodes = 2;
+        nmodes = eb_imb2021_nmodes(o);
+        if (nmodes == 1)
+            modes[0] = eb_imb2021_only_mode(o); /* -aggregate_mode */
     } else if (b->flags & EB_F_AGGR_ONLY) {
         modes[0] = "aggregate";
     } else if (b->flags & EB_F_NONAGGR_ONLY) {
@@ -328,15 +332,40 @@ static long planned_rows(const eb_imb_options *o, const plan_t *p, int P)
             qs[0] = b->fixed_procs;
         } else {
             nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+            int k = 0; /* Uniband, Biband: even counts (run_bench) */
+            for (int q = 0; q < nq; q++)
+                if (!((b->flags & EB_F_EVEN_PROCS) && qs[q] % 2))
+                    qs[k++] = qs[q];
+            nq = k;
         }
         eb_sizes s = sizes_for(o, b);
         long per_q = 0;
         for (int k = 0; k < nq; k++)
             per_q += p->multi[i] == 1 ? P / qs[k] : 1;
-        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? 2 : 1);
+        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? eb_imb2021_nmodes(o) : 1);
         eb_sizes_free(&s);
     }
     return rows;
+}
+
+/* IMB 2021's -list: the program, then its benchmarks in alphabetical order,
+ * "(non-default)" after those that run only by name. */
+static void print_list(const eb_imb_family *f)
+{
+    int n = eb_bench_count(f->component);
+    const eb_bench **v = eb_malloc((size_t)n * sizeof *v);
+    for (int i = 0; i < n; i++)
+        v[i] = eb_bench_at(f->component, i);
+    for (int i = 1; i < n; i++) /* insertion sort by name, as IMB's std::set */
+        for (int k = i; k > 0 && strcmp(v[k - 1]->name, v[k]->name) > 0; k--) {
+            const eb_bench *tmp = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = tmp;
+        }
+    printf("%s\nList of benchmarks:\n%s:\n", f->program, f->program);
+    for (int i = 0; i < n; i++)
+        printf("    %s%s\n", v[i]->name, (v[i]->flags & EB_F_EXPLICIT_ONLY) ? " (non-default)" : "");
+    free(v);
 }
 
 static void print_help(const eb_imb_family *family)
@@ -360,6 +389,12 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     char err[EB_ERRLEN];
     if (eb_imb_parse(&o, argc, argv, err, sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
+    if (o.imb21.list) {
+        if (wrank == 0)
+            print_list(family);
+        eb_imb_options_free(&o);
+        return EB_EXIT_OK;
+    }
     if (o.help) {
         if (wrank == 0)
             print_help(family);

@@ -4,6 +4,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/imb2021_options.h"
 #include "core/window.h"
 
 #include <math.h>
@@ -65,11 +66,12 @@ static double timed_loop(eb_runner *R, long n, double *extra_k)
 {
     eb_ctx *c = &R->ctx;
     const eb_bench *b = R->b;
-    for (int i = 0; i < EB_N_BARR; i++)
-        MPI_Barrier(c->comm);
+    eb_imb_barriers(R->o, c->comm, EB_N_BARR);
     double t;
     if (b->measure) {
         t = b->measure(c, n);
+    } else if (eb_imb2021_per_rep(R->o, b)) {
+        t = eb_imb2021_rep_loop(c, n);
     } else {
         double t0 = MPI_Wtime();
         b->kernel(c, 0, n);
@@ -251,7 +253,7 @@ static void fill_send(eb_ctx *c)
     for (long s = 0; s < c->s.slots; s++) {
         char *p = eb_sbuf(c, s);
         if (c->bench->flags & EB_F_REDUCTION)
-            eb_fill_floats((float *)p, c->s.len / sizeof(float), c->rank, 0);
+            eb_fill_reduction(p, c->s.len, c->opt->imb21.red_data_type, c->rank);
         else
             eb_fill_pattern(p, c->s.len, c->rank, 0);
     }
@@ -280,14 +282,15 @@ static void setup_length(eb_runner *R, size_t x)
 
 /* The guide's warm-up phase: N_WARMUP untimed calls with a
  * sizeof(assign_type) message length (one float for reductions, one byte
- * otherwise; a benchmark with one fixed length uses that), once per process
- * set, before its first measured length. */
+ * otherwise, one element of -data_type / -red_data_type; a benchmark with one
+ * fixed length uses that), once per process set, before its first measured
+ * length. */
 static void warm_up(eb_runner *R)
 {
     const eb_bench *b = R->b;
     size_t x = (b->flags & EB_F_NO_BYTES) ? 0
                : b->fixed_bytes > 0       ? b->fixed_bytes
-               : (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
+               : eb_imb_unit(R->o, b); /* one element: float for reductions, else a byte */
     setup_length(R, x);
     b->kernel(&R->ctx, 0, EB_N_WARMUP);
     if (b->release)
@@ -318,7 +321,7 @@ void eb_runner_measure(eb_runner *R, size_t x)
     eb_ctx *c = &R->ctx;
     const eb_bench *b = R->b;
     const eb_imb_options *o = R->o;
-    if (!R->warmed && !(b->flags & EB_F_NO_WARMUP)) {
+    if (!R->warmed && !(b->flags & EB_F_NO_WARMUP) && o->imb21.warm_up < 0) {
         warm_up(R);
         R->warmed = 1;
     }
@@ -332,11 +335,14 @@ void eb_runner_measure(eb_runner *R, size_t x)
     long n = repetitions(R, x);
     if (c->max_reps > 0 && n > c->max_reps)
         n = c->max_reps;
+    eb_imb2021_warm_up(c, n);
+    double row_t0 = MPI_Wtime();
     eb_loops L = {0};
     n = R->mode->time_row(R, n, &L);
     eb_row_times m = {.x = x, .n = n, .loops = L.n, .t_us = L.t_us, .extra = L.extra,
                       .mode_figures = R->mode->figures, .mode_state = R->mode_state};
     m.defects = checked_pass(R, n);
+    eb_imb2021_pause(o, MPI_Wtime() - row_t0);
     eb_emit_row(&R->table, &m);
     eb_guard_row_end();
     free(L.t_us);

@@ -90,6 +90,7 @@ def sections_in_order(text):
     return names, ends
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np_", [1, 2, 3, 4])
 def test_beff_run(np_, tmp_path):
     needs_cores(np_)
@@ -198,6 +199,7 @@ def test_beff_messages_and_rings_at_4(tmp_path):
     assert re.search(r"^ p11 one PingPong Pair +2 +2 +1\.00 +0\.50 +2  \(", r.stdout, re.M)
 
 
+@pytest.mark.asan
 def test_beff_seed_repeats_random_patterns(tmp_path):
     needs_cores(3)
 

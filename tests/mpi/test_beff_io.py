@@ -215,6 +215,7 @@ def expected_files(values, pats, prefix):
     return out
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_beff_io_files_and_summary(tmp_path, np):
     d = tmp_path / "io"

@@ -87,6 +87,7 @@ def check_run(tmp_path, np, r, names):
     return sko, res, order, results
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [2, 3, 4])
 def test_default_suites(tmp_path, np):
     text = DEFAULT.read_text()

@@ -4,6 +4,7 @@
 #include "core/report/jsonl.h"
 
 #include "core/guard.h"
+#include "core/imb2021_options.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -113,6 +114,7 @@ static void options_json(eb_json *j, const eb_report_run *run)
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
     eb_json_int(j, "repeat", o->repeat);
     eb_json_str(j, "sync", o->sync_window ? "window" : "barrier");
+    eb_imb2021_json(j, o);
     eb_json_bool(j, "quick", o->quick);
     if (o->quick)
         eb_json_num(j, "epsilon", o->epsilon);
@@ -136,7 +138,9 @@ static void jsonl_begin(eb_report_run *run)
             "options.msglog_max", "options.npmin", "options.multi", "options.off_cache_mb",
             "options.off_cache_line", "options.msgspersample", "options.overall_vol",
             "options.msgs_nonaggr", "options.iter_policy", "options.time_s", "options.mem_gb",
-            "options.map", "options.repeat", "options.sync", "options.quick", NULL};
+            "options.map", "options.repeat", "options.sync", "options.quick",
+            "options.root_shift", "options.imb_sync", "options.zero_size", "options.warm_up",
+            "options.data_type", "options.red_data_type", "options.aggregate_mode", NULL};
         eb_jsonl_resume(o->json_path, o->family->component, eb_json_finish(&rec), same, NULL,
                         &run->resume_keys, &run->n_resume_keys);
         eb_json_free(&rec);
