@@ -36,6 +36,9 @@ enum {
 
 #define EB_MAX_EXTRA 8
 
+#define EB_N_BARR 2   /* barriers before each timed loop */
+#define EB_N_WARMUP 2 /* untimed repetitions at sizeof(assign_type) before a process set's first length */
+
 typedef struct eb_ctx eb_ctx;
 typedef struct eb_row eb_row;
 

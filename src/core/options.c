@@ -29,6 +29,7 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->repeat = 1;
     o->epsilon = 0.02;
     eb_imb2021_init(&o->imb21);
+    o->family_opts = f->options_new ? f->options_new() : NULL;
 }
 
 static void free_list(char **a, int n)
@@ -44,6 +45,9 @@ void eb_imb_options_free(eb_imb_options *o)
     free_list(o->include, o->ninclude);
     free_list(o->exclude, o->nexclude);
     eb_sizes_free(&o->msglen);
+    if (o->family && o->family->options_free)
+        o->family->options_free(o->family_opts);
+    o->family_opts = NULL;
 }
 
 void eb_push_names(char ***arr, int *n, const char *arg)

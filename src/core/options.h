@@ -53,6 +53,14 @@ typedef struct eb_imb_family {
      * has no MPI_Datatype lines); NULL: "message length". */
     const char *size_label;
     int default_npmin;      /* smallest process count without -npmin; 0: IMB-MPI1's 2 */
+    /* The component eb_register_imb_family makes: its `effbench --help` line
+     * and place in that list. */
+    const char *summary;
+    int order;
+    /* Optional: the family's own settings (family_opts), made with their
+     * defaults for every parse and freed with the options. */
+    void *(*options_new)(void);
+    void (*options_free)(void *family_opts);
 } eb_imb_family;
 
 typedef struct eb_imb_options {

@@ -154,25 +154,13 @@ static const eb_imb_family nbc_family = {
     .minmsglog = 0,
     .maxmsglog = 22,
     .print_settings = nbc_print_settings,
-};
-
-static int nbc_main(const eb_component *self, int argc, char **argv)
-{
-    (void)self;
-    return eb_imb_run(&nbc_family, argc, argv);
-}
-
-static const eb_component nbc_component = {
-    .name = "nbc",
-    .aliases = {"IMB-NBC"},
     .summary = "IMB-NBC: nonblocking collectives, overlap and pure communication time",
     .order = 40,
-    .main = nbc_main,
 };
 
 EB_CONSTRUCTOR(register_nbc)
 {
-    eb_register_component(&nbc_component);
+    eb_register_imb_family(&nbc_family);
     for (size_t i = 0; i < sizeof nbc_benches / sizeof nbc_benches[0]; i++) {
         eb_coll_bench *cb = &nbc_benches[i];
         eb_coll_describe(cb);

@@ -3,7 +3,7 @@
 #include "beffio/beff_io_plan.h"
 #include "core/error.h"
 #include "fuzz.h"
-#include "imb/io.h"
+#include "imb/io_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -273,3 +273,47 @@ void eb_imb_print_footer(void)
     printf("\n\n# All processes entering MPI_Finalize\n\n");
     fflush(stdout);
 }
+
+/* ---- the reporter ------------------------------------------------------- */
+
+static void text_header(const eb_report_run *run)
+{
+    eb_imb_print_header(run->o, run->si, run->list, run->multi, run->n);
+}
+
+static void text_table_start(const eb_report_run *run, const eb_report_table *t)
+{
+    eb_imb_print_block(t->bench, t->name, run->o, t->procs, t->ngroups, t->ranks, t->waiting,
+                       t->mode);
+    if (t->need_procs > 0)
+        eb_imb_print_note("NOT RUN: %s needs %d processes; %d %s running", t->bench->name,
+                          t->need_procs, t->procs, t->procs == 1 ? "process is" : "processes are");
+    else
+        eb_imb_print_table_head(t->bench, run->o, t->multi);
+}
+
+static void text_row(const eb_report_run *run, const eb_report_table *t, const eb_row *row)
+{
+    eb_imb_print_row(row, run->o, t->multi);
+}
+
+static void text_note(const eb_report_run *run, const char *text)
+{
+    (void)run;
+    eb_imb_print_note("%s", text);
+}
+
+static void text_footer(const eb_report_run *run)
+{
+    (void)run;
+    eb_imb_print_footer();
+}
+
+const eb_reporter eb_imb_text_reporter = {
+    .name = "imb_text",
+    .header = text_header,
+    .table_start = text_table_start,
+    .row = text_row,
+    .note = text_note,
+    .footer = text_footer,
+};
