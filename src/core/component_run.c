@@ -1,4 +1,4 @@
-/* The run skeleton of b_eff and b_eff_io (see component_run.h and
+/* The run skeleton of b_eff, b_eff_io and SKaMPI (see component_run.h and
  * docs/architecture.md). */
 #include "core/component_run.h"
 

@@ -1,12 +1,13 @@
 /* The run skeleton of a component with its own control flow (b_eff,
- * b_eff_io; SKaMPI can adopt it): options, system information, the `run`
+ * b_eff_io, SKaMPI): options, system information, the `run`
  * record, a new JSON Lines file or --resume of an old one, an exit hook,
  * the measurement and the `end` record, in the same order for all.
  *
  * The component gives its steps; eb_component_run calls them in order:
  *
  *   options   the command line into the component's state and run->json_path,
- *             run->resume, run->check (help: return 1, nothing runs)
+ *             run->resume, run->check (-h, or another action that is not a
+ *             run: return 1, nothing else runs)
  *   prepare   collective: what the run needs from the machine, or from the
  *             --resume file (eb_run_resume_file)          [optional]
  *   --        the system information (run->si) and the oversubscription warning

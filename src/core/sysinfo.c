@@ -112,7 +112,8 @@ int eb_warn_oversubscription(void)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int over = cores > 0 && local > cores ? local : 0;
     MPI_Allreduce(&over, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (worst > 0)
+    static int warned; /* a component that needs the count (SKaMPI) asks again */
+    if (worst > 0 && !warned++)
         eb_warn("%d ranks share a node with %ld cores: ranks are time-sliced, so timings include "
                 "waiting for a core and vary from run to run. Run at most %ld ranks per node for "
                 "numbers to publish.", worst, cores, cores);

@@ -39,8 +39,9 @@ double eb_node_memory_bytes(void);
 int eb_hosts(eb_json *j);
 
 /* Collective: warn (rank 0) when more ranks share a node than it has cores,
- * since time-slicing then shows up in every timing.  Returns the largest
- * number of ranks on such a node (all ranks), 0 when none is oversubscribed. */
+ * since time-slicing then shows up in every timing; once per process, later
+ * calls only count.  Returns the largest number of ranks on such a node (all
+ * ranks), 0 when none is oversubscribed. */
 int eb_warn_oversubscription(void);
 
 #endif

@@ -56,25 +56,31 @@ void sk_rerun_plan(sk_rerun *rr, const sk_config *cfg)
     memset(rr, 0, sizeof *rr);
     rr->order = eb_malloc((size_t)n * sizeof *rr->order);
     rr->retried = eb_calloc((size_t)n, sizeof *rr->retried);
-    char msg[EB_ERRLEN], all[EB_ERRLEN];
-    const char *local = NULL;
     if (rank == 0) {
         sk_logstate st;
         sk_read_log(cfg->logfile, &st);
         order_from_log(rr, cfg, &st);
-        if (sk_log_open(cfg->logfile, rr->resume)) {
-            snprintf(msg, sizeof msg, "@LOGFILE %.400s: cannot write", cfg->logfile);
-            local = msg;
-        }
         sk_logstate_free(&st);
     }
-    if (eb_any_error(local, all, sizeof all))
-        eb_exit_all(EB_EXIT_USAGE, all);
     MPI_Bcast(&rr->resume, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&rr->norder, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(rr->order, n, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(rr->retried, n, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(rr->outfile, sizeof rr->outfile, MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+void sk_rerun_open_log(const sk_rerun *rr, const sk_config *cfg)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char msg[EB_ERRLEN], all[EB_ERRLEN];
+    const char *local = NULL;
+    if (rank == 0 && sk_log_open(cfg->logfile, rr->resume)) {
+        snprintf(msg, sizeof msg, "@LOGFILE %.400s: cannot write", cfg->logfile);
+        local = msg;
+    }
+    if (eb_any_error(local, all, sizeof all))
+        eb_exit_all(EB_EXIT_USAGE, all);
 }
 
 void sk_rerun_free(sk_rerun *rr)

@@ -21,10 +21,11 @@ typedef struct {
     char outfile[512];   /* this run's output file */
 } sk_rerun;
 
-/* Rank 0 reads the @LOGFILE and opens it again (sk_log), to append when
- * the run resumes; every rank gets the plan.  Exits 2 if the log cannot be
- * written. */
+/* Rank 0 reads the @LOGFILE; every rank gets the plan. */
 void sk_rerun_plan(sk_rerun *rr, const sk_config *cfg);
+/* Rank 0 opens the @LOGFILE again (sk_log): to append when the run resumes,
+ * else anew.  Exits 2 if it cannot be written. */
+void sk_rerun_open_log(const sk_rerun *rr, const sk_config *cfg);
 void sk_rerun_free(sk_rerun *rr);
 
 /* Rank 0 opens the output file (NULL on the other ranks): a resumed run

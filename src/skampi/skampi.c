@@ -1,14 +1,13 @@
 /* `effbench skampi FILE`: the measurement suites of a .skampi configuration
  * file (SKaMPI paper, sections 3 and 4), with crash-surviving reruns and
  * `--postprocess` for the medians of several runs.  See docs/skampi.md.
- * This file is the command line and the run around the suites: the order
- * and the output file of a rerun are skampi/rerun.c's, one suite is
- * skampi/suite_run.c's. */
+ * This file is the command line and the steps of the run skeleton
+ * (core/component_run.h) around the suites: the order and the output file
+ * of a rerun are skampi/rerun.c's, one suite is skampi/suite_run.c's. */
+#include "core/component_run.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/registry.h"
-#include "core/report/jsonl.h"
-#include "core/sysinfo.h"
 #include "core/text.h"
 #include "skampi/config.h"
 #include "skampi/env.h"
@@ -43,7 +42,8 @@ static void usage(FILE *f)
             "the medians.  See docs/skampi.md.\n");
 }
 
-static int postprocess_main(int argc, char **argv, int first)
+/* --postprocess: rank 0 merges; exits 2 on every rank if it cannot. */
+static void postprocess_main(int argc, char **argv, int first)
 {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -81,7 +81,6 @@ static int postprocess_main(int argc, char **argv, int first)
     free(files);
     if (eb_any_error(msg, all, sizeof all))
         eb_exit_all(EB_EXIT_USAGE, all);
-    return EB_EXIT_OK;
 }
 
 /* The command line. */
@@ -129,17 +128,17 @@ static int parse_options(int argc, char **argv, sk_options *o, char *err, size_t
     return 0;
 }
 
-/* ---------------- one run ---------------- */
+/* ---------------- one run: the steps of the run skeleton ---------------- */
 
 /* A run of the configuration's suites, on every rank. */
 typedef struct {
     sk_options opt;
     sk_config cfg;
     sk_env env;
-    sk_plan *plans;      /* one per suite of cfg */
-    sk_rerun rr;         /* the suites to run, the output file */
-    eb_sysinfo si;
-    FILE *sko;           /* the output file (rank 0) */
+    sk_plan *plans;          /* one per suite of cfg */
+    sk_rerun rr;             /* the suites to run, the output file */
+    const char **superseded; /* resumed JSON file: the suites retried, NULL-terminated */
+    FILE *sko;               /* the output file (rank 0) */
 } sk_run;
 
 /* The configuration (every rank parses rank 0's copy of the file, so all
@@ -164,76 +163,85 @@ static void load_config(sk_run *r)
             eb_exit_all(EB_EXIT_USAGE, msg);
 }
 
-/* The run record's `options` (docs/json-lines.md). */
-static void run_options(eb_json *j, const sk_run *r)
+/* The command line and the configuration, all checked before any file
+ * changes.  -h and --postprocess are not runs: 1, nothing else runs. */
+static int sk_options_step(void *state, eb_run *run, int argc, char **argv)
 {
-    const sk_config *cfg = &r->cfg;
-    eb_json_object(j, "options");
-    eb_json_str(j, "config", r->opt.cfgpath);
-    eb_json_str(j, "outfile", r->rr.outfile);
-    eb_json_str(j, "logfile", cfg->logfile);
-    eb_json_bool(j, "resumed", r->rr.resume);
-    eb_json_int(j, "memory_kb", cfg->memory_kb);
-    eb_json_int(j, "cachewarmup", cfg->cachewarmup);
-    eb_json_bool(j, "postproc", cfg->postproc);
-    eb_json_str(j, "machine", cfg->machine);
-    eb_json_str(j, "node", cfg->node);
-    eb_json_str(j, "network", cfg->network);
-    eb_json_str(j, "mpiversion", cfg->mpiversion);
-    eb_json_str(j, "user", cfg->user);
-    eb_json_num(j, "overhead_us", r->env.overhead * 1e6);
-    eb_json_num(j, "wtick_us", r->env.wtick * 1e6);
-    eb_json_array(j, "suites");
-    for (int k = 0; k < r->rr.norder; k++)
-        eb_json_str(j, NULL, cfg->suites[r->rr.order[k]].name);
-    eb_json_close(j);
-    eb_json_close(j);
+    sk_run *r = state;
+    char msg[EB_ERRLEN];
+    if (parse_options(argc, argv, &r->opt, msg, sizeof msg))
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    if (r->opt.action == SK_HELP) {
+        if (run->rank == 0)
+            usage(stdout);
+        return 1;
+    }
+    if (r->opt.action == SK_POSTPROCESS) {
+        postprocess_main(argc, argv, r->opt.postprocess_args);
+        return 1;
+    }
+    run->json_path = r->opt.json;
+    run->check = r->opt.check;
+    load_config(r);
+    return 0;
 }
 
-/* A resumed run continues its JSON Lines file with a `resume` record: the
- * suites retried because they were running at the crash are `superseded`
- * (their rows before the record are incomplete, the complete suite follows
- * it; docs/skampi.md). */
-static void json_resume(const sk_run *r)
+/* The @LOGFILE decides whether this run resumes an unfinished one.  Its
+ * JSON Lines file, if there is one, is continued with a `resume` record:
+ * the suites retried because they were running at the crash are
+ * `superseded` (their rows before the record are incomplete, the complete
+ * suite follows it; docs/skampi.md).  Without the file the run gets a new
+ * one, with a `run` record. */
+static void sk_prepare(void *state, eb_run *run)
 {
-    char **keys;
-    int nkeys;
-    const char **superseded = eb_calloc((size_t)r->rr.norder + 1, sizeof *superseded);
-    for (int k = 0, n = 0; k < r->rr.norder; k++)
-        if (r->rr.retried[k])
-            superseded[n++] = r->cfg.suites[r->rr.order[k]].name;
-    eb_jsonl_resume(r->opt.json, "skampi", NULL, NULL, superseded, &keys, &nkeys);
-    free(superseded);
-    for (int i = 0; i < nkeys; i++)
-        free(keys[i]);
-    free(keys);
-}
-
-/* A new JSON Lines file (or none without --json) and its `run` record. */
-static void json_open(const sk_run *r)
-{
-    eb_jsonl_open(r->opt.json);
-    eb_json run;
-    eb_jsonl_run_begin(&run, "skampi", &r->si, r->opt.check);
-    run_options(&run, r);
-    if (r->env.wrank == 0)
-        eb_jsonl_emit(&run);
-    else
-        eb_json_free(&run);
-}
-
-/* JSON Lines: a resumed run continues its file (one `run` record per
- * file); otherwise a new file with a `run` record. */
-static void json_begin(const sk_run *r)
-{
+    sk_run *r = state;
+    sk_rerun_plan(&r->rr, &r->cfg);
     int json_exists = 0;
-    if (r->opt.json && r->env.wrank == 0)
+    if (r->opt.json && run->rank == 0)
         json_exists = access(r->opt.json, F_OK) == 0;
     MPI_Bcast(&json_exists, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (r->rr.resume && json_exists)
-        json_resume(r);
-    else
-        json_open(r);
+    if (!r->rr.resume || !json_exists)
+        return;
+    run->resume = 1;
+    r->superseded = eb_calloc((size_t)r->rr.norder + 1, sizeof *r->superseded);
+    for (int k = 0, n = 0; k < r->rr.norder; k++)
+        if (r->rr.retried[k])
+            r->superseded[n++] = r->cfg.suites[r->rr.order[k]].name;
+    run->superseded = r->superseded;
+}
+
+/* The log and the output file (rank 0). */
+static void sk_plan_step(void *state, eb_run *run)
+{
+    sk_run *r = state;
+    sk_rerun_open_log(&r->rr, &r->cfg);
+    r->sko = sk_outfile_open(&r->rr, &r->cfg, r->opt.cfgpath, &run->si);
+}
+
+/* The run record's `options` (docs/json-lines.md); the log, not the run
+ * record, decides a resume, so none decides. */
+static void sk_record(void *state, eb_run *run)
+{
+    const sk_run *r = state;
+    const sk_config *cfg = &r->cfg;
+    eb_run_opt_str(run, "config", r->opt.cfgpath, EB_INFO);
+    eb_run_opt_str(run, "outfile", r->rr.outfile, EB_INFO);
+    eb_run_opt_str(run, "logfile", cfg->logfile, EB_INFO);
+    eb_run_opt_bool(run, "resumed", r->rr.resume, EB_INFO);
+    eb_run_opt_int(run, "memory_kb", cfg->memory_kb, EB_INFO);
+    eb_run_opt_int(run, "cachewarmup", cfg->cachewarmup, EB_INFO);
+    eb_run_opt_bool(run, "postproc", cfg->postproc, EB_INFO);
+    eb_run_opt_str(run, "machine", cfg->machine, EB_INFO);
+    eb_run_opt_str(run, "node", cfg->node, EB_INFO);
+    eb_run_opt_str(run, "network", cfg->network, EB_INFO);
+    eb_run_opt_str(run, "mpiversion", cfg->mpiversion, EB_INFO);
+    eb_run_opt_str(run, "user", cfg->user, EB_INFO);
+    eb_run_opt_num(run, "overhead_us", r->env.overhead * 1e6, EB_INFO);
+    eb_run_opt_num(run, "wtick_us", r->env.wtick * 1e6, EB_INFO);
+    eb_json *suites = eb_run_opt_array(run, "suites", EB_INFO);
+    for (int k = 0; k < r->rr.norder; k++)
+        eb_json_str(suites, NULL, cfg->suites[r->rr.order[k]].name);
+    eb_json_close(suites);
 }
 
 /* The suites in their order, then the output file's footer (rank 0). */
@@ -269,43 +277,46 @@ static void run_suites(sk_run *r)
     }
 }
 
-static void run_free(sk_run *r)
+/* The suites, then @POSTPROC's medians; the log ends with the run. */
+static int sk_measure(void *state, eb_run *run, char *msg, size_t msglen)
 {
+    (void)msg;
+    (void)msglen;
+    sk_run *r = state;
+    run_suites(r);
+    if (r->cfg.postproc && run->rank == 0)
+        sk_postprocess_series(&r->cfg);
+    sk_log_close();
+    return EB_EXIT_OK;
+}
+
+static void sk_release(void *state)
+{
+    sk_run *r = state;
     sk_rerun_free(&r->rr);
+    free(r->superseded);
     free(r->plans);
     sk_env_free(&r->env);
     sk_config_free(&r->cfg);
 }
 
+static const eb_component_steps skampi_steps = {
+    .component = "skampi",
+    .resume_unchecked = 1,
+    .options = sk_options_step,
+    .prepare = sk_prepare,
+    .plan = sk_plan_step,
+    .record = sk_record,
+    .measure = sk_measure,
+    .release = sk_release,
+};
+
 static int skampi_main(const eb_component *self, int argc, char **argv)
 {
     (void)self;
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     sk_run r;
     memset(&r, 0, sizeof r);
-    char msg[EB_ERRLEN];
-    if (parse_options(argc, argv, &r.opt, msg, sizeof msg))
-        eb_exit_all(EB_EXIT_USAGE, msg);
-    if (r.opt.action == SK_HELP) {
-        if (rank == 0)
-            usage(stdout);
-        return EB_EXIT_OK;
-    }
-    if (r.opt.action == SK_POSTPROCESS)
-        return postprocess_main(argc, argv, r.opt.postprocess_args);
-    load_config(&r);
-    sk_rerun_plan(&r.rr, &r.cfg);
-    eb_sysinfo_collect(&r.si, MPI_THREAD_SINGLE);
-    r.sko = sk_outfile_open(&r.rr, &r.cfg, r.opt.cfgpath, &r.si);
-    json_begin(&r);
-    run_suites(&r);
-    if (r.cfg.postproc && rank == 0)
-        sk_postprocess_series(&r.cfg);
-    sk_log_close();
-    eb_jsonl_end("ok", NULL);
-    run_free(&r);
-    return EB_EXIT_OK;
+    return eb_component_run(&skampi_steps, &r, argc, argv);
 }
 
 static const eb_component skampi_component = {
