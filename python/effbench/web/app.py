@@ -29,6 +29,7 @@ from ..store.db import Store
 from ..store.models import Run
 from . import query
 from .tokens import Identity, verify_token
+from .dashboard import router as history_router
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_MAX_UPLOAD = 64 * 1024 * 1024
@@ -117,6 +118,7 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["short_library"] = query.short_library
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(history_router)  # the dashboard and history pages (web/dashboard.py)
 
     # --- errors: the API answers JSON, always with a reason ---------------------------------
 
