@@ -9,7 +9,7 @@ import html
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 # plotly's default colours, so that both renderings colour a series alike
@@ -146,7 +146,10 @@ def plotly_spec(fig: Figure) -> dict:
 # --- matplotlib ----------------------------------------------------------------------------------
 
 def _when(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    """An ISO 8601 time; one without a zone (IMB text's Date) is taken as UTC, as plotly
+    does, so that both kinds share an axis."""
+    when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
 def _mpl_panel(ax, panel: Panel, colors: dict[str, str]) -> None:
@@ -182,7 +185,7 @@ def mpl_figure(fig: Figure):
     for ax, panel in zip(axes, fig.panels):
         _mpl_panel(ax, panel, colors)
         if panel.xdate:
-            locator = AutoDateLocator(maxticks=6)
+            locator = AutoDateLocator(minticks=3, maxticks=7)
             ax.xaxis.set_major_locator(locator)
             ax.xaxis.set_major_formatter(ConciseDateFormatter(locator))
         elif panel.xlog:
