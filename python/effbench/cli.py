@@ -197,6 +197,13 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+def _history_options(s) -> None:
+    s.add_argument("--history", type=int, default=10, metavar="N",
+                   help="stored runs: plot their series over time, each value with the band "
+                   "of the N runs before it (check's rule; default 10)")
+    s.add_argument("--no-history", action="store_true", help="no series plots")
+
+
 def cmd_nodes(args) -> int:
     """`run` of the nodes component with one rank per node."""
     args.np, args.component = args.nodes, "nodes"
@@ -266,10 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("runs", nargs="+", metavar="RUN", help="run id, hash prefix or file")
     s.add_argument("-o", "--output", default="effbench-report", help="directory to write")
     s.add_argument("--no-static", action="store_true", help="HTML only, no PNG/PDF")
-    s.add_argument("--history", type=int, default=10, metavar="N",
-                   help="stored runs: plot their series over time, each value with the band "
-                   "of the N runs before it (check's rule; default 10)")
-    s.add_argument("--no-history", action="store_true", help="no series plots")
+    _history_options(s)
     s.add_argument("--db", help=db_help)
     s.set_defaults(func=cmd_report)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,6 +19,7 @@ PALETTE = ("#636efa", "#ef553b", "#00cc96", "#ab63fa", "#ffa15a", "#19d3f3", "#f
 BAND_ALPHA = 0.18
 MPL_DASHES = {"solid": "-", "dash": "--", "dot": ":", "dashdot": "-."}
 MPL_MARKERS = {"circle": "o", "x": "x", "triangle-up": "^", "triangle-down": "v"}
+MAX_LEGEND = 24  # more legend entries than this in a PNG would hide the plot: none
 
 
 @dataclass
@@ -135,6 +137,7 @@ def plotly_spec(fig: Figure) -> dict:
     pfig.update_layout(
         title={"text": html.escape(fig.title), "x": 0.01, "xanchor": "left"}, height=420,
         hovermode="closest", template="plotly_white", margin={"t": 90},
+        legend={"traceorder": "grouped"},  # in the traces' order (a filled band reverses it)
         updatemenus=[{"type": "buttons", "direction": "right", "x": 1.0, "xanchor": "right",
                       "y": 1.02, "yanchor": "bottom", "pad": {"b": 18},
                       "buttons": [{"label": "log axes", "method": "relayout", "args": [log]},
@@ -175,11 +178,20 @@ def _mpl_panel(ax, panel: Panel, colors: dict[str, str]) -> None:
                     **color)
 
 
+def _legend_entries(fig: Figure) -> int:
+    return len({t.name for p in fig.panels for t in p.traces if t.role != "band_low"})
+
+
 def mpl_figure(fig: Figure):
+    """The figure for PNG and PDF: its panels side by side, one legend below them for all
+    (none beyond MAX_LEGEND entries), laid out so that nothing leaves the figure."""
     from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
     from matplotlib.figure import Figure as MplFigure
 
-    mfig = MplFigure(figsize=(5.5 * len(fig.panels), 4.2), layout="constrained")
+    entries = _legend_entries(fig)
+    ncol = max(1, min(entries, 2 * len(fig.panels)))
+    rows = -(-entries // ncol) if entries <= MAX_LEGEND else 0
+    mfig = MplFigure(figsize=(5.5 * len(fig.panels), 4.2 + 0.2 * rows), layout="constrained")
     axes = mfig.subplots(1, len(fig.panels), squeeze=False)[0]
     colors = trace_colors(fig)
     for ax, panel in zip(axes, fig.panels):
@@ -198,9 +210,16 @@ def mpl_figure(fig: Figure):
         ax.set_ylabel(panel.ytitle)
         ax.set_title(panel.title)
         ax.grid(True, which="both", alpha=0.3)
-        if panel.traces and len(panel.traces) <= 12:
-            ax.legend(fontsize=7)
-    mfig.suptitle(f"{fig.title} — {fig.run}", fontsize=10)
+    handles: dict[str, object] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    if handles and rows:
+        mfig.legend(list(handles.values()), list(handles), loc="outside lower center",
+                    ncol=ncol, fontsize=7, frameon=False)
+    # long run names (paths) wrap rather than run beyond the figure's edges
+    mfig.suptitle(textwrap.fill(f"{fig.title} — {fig.run}", int(14 * 5.5 * len(fig.panels))),
+                  fontsize=10)
     return mfig
 
 

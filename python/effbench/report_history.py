@@ -5,6 +5,7 @@ the web page of a run's history, the machine dashboard). Renderings: effbench.pl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from .history import MIN_BAND, MIN_BASELINE, ROBUST_Z, Trend
 from .plotfig import PALETTE, Figure, Panel, Trace
@@ -29,10 +30,18 @@ def _compatible(figures: list[Figure]) -> bool:
     return True
 
 
+def _trace_prefixes(labels: list[str]) -> list[str]:
+    """What names a run in a trace: a file's name without its directory (unless two runs then
+    share a name), a stored run's "run N"."""
+    short = [Path(label).name if Path(label).is_file() else label for label in labels]
+    return short if len(set(short)) == len(short) else labels
+
+
 def overlay(runs: list[tuple[str, list[Figure]]]) -> list[Figure]:
     """One figure per kind and title over all RUNS (label, figures), in the order they first
     appear; a figure only one run has, or whose runs' axes differ, stays as it was."""
     groups: dict[tuple, list[tuple[int, str, Figure]]] = {}
+    names = _trace_prefixes([label for label, _ in runs])
     for index, (label, figures) in enumerate(runs):
         for fig in figures:
             groups.setdefault((fig.kind, fig.title), []).append((index, label, fig))
@@ -45,7 +54,7 @@ def overlay(runs: list[tuple[str, list[Figure]]]) -> list[Figure]:
         for index, label, fig in members:
             for p in fig.panels:
                 target = panels.setdefault(p.title, replace(p, traces=[]))
-                target.traces += [replace(t, name=f"{label}: {t.name}",
+                target.traces += [replace(t, name=f"{names[index]}: {t.name}",
                                           dash=RUN_DASHES[index % len(RUN_DASHES)])
                                   for t in p.traces]
         first = members[0][2]
@@ -77,16 +86,21 @@ def _series_traces(label: str, trend: Trend, color: str) -> list[Trace]:
     names = _trace_names(label)
     group = label or None
     pts = [p for p in trend.points if p.start is not None]
-    banded = [p for p in pts if p.median is not None]
+    # A value's band spans the time from the value before it to the value: steps, visible
+    # from the first band on (a band at one time only would have no width).
+    steps = [(before, p) for before, p in zip(pts, pts[1:]) if p.median is not None]
     traces = []
-    if banded:
-        x = [p.start for p in banded]
+    if steps:
+        x = [t for before, p in steps for t in (before.start, p.start)]
+
+        def edge(f):
+            return [v for _, p in steps for v in (f(p), f(p))]
         traces += [
-            Trace(names["band_low"], x, [p.median - p.half for p in banded], role="band_low",
+            Trace(names["band_low"], x, edge(lambda p: p.median - p.half), role="band_low",
                   color=color, group=group),
-            Trace(names["band"], x, [p.median + p.half for p in banded], role="band_high",
+            Trace(names["band"], x, edge(lambda p: p.median + p.half), role="band_high",
                   color=color, group=group),
-            Trace(names["median"], x, [p.median for p in banded], mode="lines", dash="dot",
+            Trace(names["median"], x, edge(lambda p: p.median), mode="lines", dash="dot",
                   color=color, role="median", group=group)]
     traces.append(Trace(names["value"], [p.start for p in pts], [p.value for p in pts],
                         color=color, group=group, text=[f"run {p.run_id}" for p in pts]))

@@ -109,6 +109,8 @@ def test_dashboard_api_values_bands_order(machine_store):
     names = [t["name"] for t in plot["data"]]
     assert names == ["noise band (low edge)", "noise band", "median of the runs before", "value",
                      "worse than its band"]
+    # the band of the fourth run, from the third run's time to its own
+    assert plot["data"][0]["x"] == plot["data"][1]["x"] == [p["start"] for p in beff["points"][2:]]
     low, high = plot["data"][0]["y"], plot["data"][1]["y"]
     assert (low[-1], high[-1]) == pytest.approx((beff["latest"]["median"] - beff["latest"]["half"],
                                                  beff["latest"]["median"] + beff["latest"]["half"]))

@@ -46,7 +46,8 @@ def test_report_overlays_two_runs(tmp_path):
     assert pingpong["data-run"] == f"{MPI1} + {slow}"
     spec = spec_of(parser, pingpong)
     time_traces = [t for t in spec["data"] if t.get("xaxis", "x") == "x"]
-    assert [t["name"] for t in time_traces] == [f"{MPI1}: 2 procs", f"{slow}: 2 procs"]
+    # a file's run is named by its file name (the paths are in data-run and the facts)
+    assert [t["name"] for t in time_traces] == [f"{MPI1.name}: 2 procs", "slow.jsonl: 2 procs"]
     assert [t["line"]["dash"] for t in time_traces] == ["solid", "dash"]
     rows = [r for r in parse_file(MPI1).results if r["benchmark"] == "PingPong" and r["bytes"]]
     assert time_traces[0]["y"] == [r["t_max_us"] for r in rows]
@@ -76,19 +77,18 @@ def test_every_axis_has_its_unit(samples, tmp_path):
 
 
 def outside_the_figure(fig) -> list[str]:
-    """The panels of a matplotlib figure whose drawn parts (tick labels, axis titles, legend)
-    reach beyond the figure's edges."""
+    """The parts of a matplotlib figure (each panel with its tick labels and axis titles, the
+    title, the legend) that reach beyond the figure's edges."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
     width, height = fig.bbox.width, fig.bbox.height
-    out = []
-    for ax in fig.axes:
-        box = ax.get_tightbbox(renderer)
-        if box.x0 < -0.5 or box.y0 < -0.5 or box.x1 > width + 0.5 or box.y1 > height + 0.5:
-            out.append(f"{ax.get_title()}: {box}")
-    return out
+    parts = [(ax.get_title(), ax.get_tightbbox(renderer)) for ax in fig.axes]
+    parts += [(t.get_text(), t.get_window_extent(renderer)) for t in fig.texts]  # suptitle
+    parts += [("legend", legend.get_window_extent(renderer)) for legend in fig.legends]
+    return [f"{name}: {box}" for name, box in parts
+            if box.x0 < -0.5 or box.y0 < -0.5 or box.x1 > width + 0.5 or box.y1 > height + 0.5]
 
 
 def test_static_figures_cut_no_label(samples, tmp_path):
@@ -129,8 +129,10 @@ def test_report_history_of_stored_runs(tmp_path):
     assert traces["value"]["text"] == ["run 6", "run 7", "run 8", "run 9"]
     med = statistics.median(values[:3])
     half = max(4 * 1.4826 * statistics.median(abs(v - med) for v in values[:3]), 0.05 * med)
-    assert traces["noise band (low edge)"]["y"] == pytest.approx([med - half])
-    assert traces["noise band"]["y"] == pytest.approx([med + half])
+    # the fourth run's band spans the time from the third run to it
+    assert traces["noise band (low edge)"]["y"] == pytest.approx([med - half] * 2)
+    assert traces["noise band"]["y"] == pytest.approx([med + half] * 2)
+    assert traces["noise band"]["x"] == ["2026-11-04T08:00:00Z", "2026-11-05T08:00:00Z"]
     assert traces["noise band"]["fill"] == "tonexty"
     assert traces["worse than its band"]["y"] == pytest.approx([values[3]])
     assert axis_titles(spec) == {"xaxis": "run start [date, UTC]", "yaxis": "b_eff [MB/s]"}
