@@ -84,7 +84,9 @@ def rgba(color: str, alpha: float) -> str:
 # --- plotly --------------------------------------------------------------------------------------
 
 def _plotly_trace(trace: Trace, first_panel: bool, color: str | None) -> dict:
-    kw = {"x": trace.x, "y": trace.y, "name": trace.name, "mode": trace.mode,
+    # plotly reads a little HTML in names: a library's or file's name is shown as text
+    kw = {"x": trace.x, "y": trace.y, "name": html.escape(trace.name, quote=False),
+          "mode": trace.mode,
           "legendgroup": trace.group or trace.name, "showlegend": first_panel,
           "marker": {"symbol": trace.symbol}, "line": {"dash": trace.dash}}
     if color:

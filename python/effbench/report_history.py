@@ -146,4 +146,7 @@ def history_section(label: str, runs: int, trends: list[Trend], band_runs: int
                for t in trends if t.points]
     note = (f"{runs} runs of the series of {label} (same machine, MPI library, component, "
             "process count and measured options), oldest first; " + band_rule(band_runs))
+    if not figures:
+        note = (f"{label} has no value to follow over time: no summary with a headline value, "
+                "no ping-pong or Allreduce row of the key figures.")
     return HistorySection(f"History of {label}'s series", note, figures)

@@ -197,3 +197,26 @@ def test_run_history_api_and_page(machine_store):
     assert 'id="history-link"' in client.get("/runs/9").text
     assert client.get("/api/runs/999/history").status_code == 404
     assert client.get("/runs/999/history").status_code == 404
+
+
+def test_dashboard_shows_names_as_text(db_url, tmp_path):
+    """A machine and a library named with HTML: text on the page and in the plot's legend."""
+    from web_helpers import write_run
+    machine, library = "<script>alert(1)</script>", "<b>MPI</b> & co"
+    for day, lib in ((1, library), (2, library), (3, "MPICH")):  # two series
+        path = write_run(tmp_path / f"x{day}.jsonl", machine=machine, library=lib,
+                         start=f"2026-11-0{day}T08:00:00Z", benchmarks=("PingPong",))
+        assert main(["import", "--db", db_url, str(path)]) == 0
+    client = TestClient(create_app(db_url))
+    page = client.get("/dashboard", params={"machine": machine}).text
+    assert "<script>alert(1)</script>" not in page and "<b>MPI</b>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    data = client.get("/api/dashboard", params={"machine": machine}).json()
+    assert data["series"][0]["label"] == "<b>MPI</b> & co · mpi1 · np=2"  # JSON: as stored
+    latency = data["figures"][2]
+    assert latency["name"] == "ping-pong latency"
+    assert [t["name"] for t in latency["plot"]["data"]] == [
+        "&lt;b&gt;MPI&lt;/b&gt; &amp; co · mpi1 · np=2", "MPICH · mpi1 · np=2"]
+    assert data["figures"][2]["plot"]["layout"]["title"]["text"] == \
+        "ping-pong latency on &lt;script&gt;alert(1)&lt;/script&gt;"
+    assert "<script>" not in client.get("/dashboard").text.split("</head>", 1)[1]
