@@ -29,6 +29,9 @@ enum {
     EB_F_AGGR_ONLY = 1u << 8,     /* one table, labelled MODE: AGGREGATE */
     EB_F_NONAGGR_ONLY = 1u << 9,  /* one table, labelled MODE: NON-AGGREGATE */
     EB_F_NO_WARMUP = 1u << 10,    /* no warm-up repetitions (IMB-IO has none) */
+    EB_F_REP_SYNC = 1u << 11,     /* IMB 2021's -sync 0|1 applies: each repetition timed on
+                                     its own (IMB-MPI1 / IMB-NBC collectives but barriers) */
+    EB_F_EVEN_PROCS = 1u << 12,   /* even process counts only (Uniband, Biband) */
 };
 
 #define EB_MAX_EXTRA 8

@@ -6,6 +6,7 @@
 #include "core/clock.h"
 
 #include "core/error.h"
+#include "core/imb2021_options.h"
 #include "core/procsets.h"
 #include "core/report/imb_text.h"
 #include "core/report/jsonl.h"
@@ -226,7 +227,7 @@ static void fill_send(eb_ctx *c)
     for (long s = 0; s < c->s.slots; s++) {
         char *p = eb_sbuf(c, s);
         if (c->bench->flags & EB_F_REDUCTION)
-            eb_fill_floats((float *)p, c->s.len / sizeof(float), c->rank, 0);
+            eb_fill_reduction(p, c->s.len, c->opt->imb21.red_data_type, c->rank);
         else
             eb_fill_pattern(p, c->s.len, c->rank, 0);
     }
@@ -529,14 +530,15 @@ static void setup_length(runner_t *R, size_t x)
 
 /* The guide's warm-up phase: N_WARMUP untimed calls with a
  * sizeof(assign_type) message length (one float for reductions, one byte
- * otherwise; a benchmark with one fixed length uses that), once per process
- * set, before its first measured length. */
+ * otherwise, one element of -data_type / -red_data_type; a benchmark with one
+ * fixed length uses that), once per process set, before its first measured
+ * length. */
 static void warm_up(runner_t *R)
 {
     const eb_bench *b = R->b;
     size_t x = (b->flags & EB_F_NO_BYTES) ? 0
                : b->fixed_bytes > 0       ? b->fixed_bytes
-               : (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
+               : eb_imb_unit(R->o, b); /* one element: float for reductions, else a byte */
     setup_length(R, x);
     b->kernel(&R->ctx, 0, EB_N_WARMUP);
     if (b->release)
@@ -548,7 +550,7 @@ static void measure_size(runner_t *R, size_t x)
     eb_ctx *c = &R->ctx;
     const eb_bench *b = R->b;
     const eb_imb_options *o = R->o;
-    if (!R->warmed && !(b->flags & EB_F_NO_WARMUP)) {
+    if (!R->warmed && !(b->flags & EB_F_NO_WARMUP) && o->imb21.warm_up < 0) {
         warm_up(R);
         R->warmed = 1;
     }
@@ -562,6 +564,8 @@ static void measure_size(runner_t *R, size_t x)
     long n = repetitions(R, x);
     if (c->max_reps > 0 && n > c->max_reps)
         n = c->max_reps;
+    eb_imb2021_warm_up(c, n);
+    double row_t0 = MPI_Wtime();
     int N = o->repeat > 0 ? o->repeat : 1;
     double *t_us = eb_malloc((size_t)N * sizeof *t_us);
     double *extra = eb_calloc((size_t)N * EB_MAX_EXTRA, sizeof *extra);
@@ -586,11 +590,12 @@ static void measure_size(runner_t *R, size_t x)
     }
     double spent_us = 0;
     for (int k = 0; k < N; k++) {
-        for (int i = 0; i < EB_N_BARR; i++)
-            MPI_Barrier(c->comm);
+        eb_imb_barriers(o, c->comm, EB_N_BARR);
         double t;
         if (b->measure) {
             t = b->measure(c, n);
+        } else if (eb_imb2021_per_rep(o, b)) {
+            t = eb_imb2021_rep_loop(c, n);
         } else {
             double t0 = MPI_Wtime();
             b->kernel(c, 0, n);
@@ -631,6 +636,7 @@ static void measure_size(runner_t *R, size_t x)
         }
         c->checking = 0;
     }
+    eb_imb2021_pause(o, MPI_Wtime() - row_t0);
     emit_row(R, x, n, t_us, extra, N > 0 ? N : 1, defects);
     eb_guard_row_end();
     free(t_us);
@@ -658,7 +664,7 @@ static double buffer_bytes(const runner_t *R, size_t x)
 static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
 {
     eb_sizes s = {0};
-    size_t unit = (b->flags & EB_F_REDUCTION) ? sizeof(float) : 1;
+    size_t unit = eb_imb_unit(o, b);
     if (b->flags & EB_F_NO_BYTES || b->fixed_bytes > 0) {
         s.v = eb_malloc(sizeof *s.v);
         s.v[0] = b->fixed_bytes;
@@ -675,6 +681,7 @@ static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
         }
     } else {
         eb_sizes_msglog(o->msglog_min, o->msglog_max, unit, &s);
+        eb_imb2021_trim_sizes(o, &s);
     }
     return s;
 }
@@ -816,7 +823,7 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
         nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
         int k = 0;
         for (int i = 0; i < nq; i++)
-            if (qs[i] >= b->min_procs)
+            if (qs[i] >= b->min_procs && !((b->flags & EB_F_EVEN_PROCS) && qs[i] % 2))
                 qs[k++] = qs[i];
         nq = k;
     }
@@ -826,7 +833,9 @@ static void run_bench(const eb_imb_options *o, const eb_bench *b, int multi, con
         int nonaggr_first = (b->flags & EB_F_NONAGGR_FIRST) != 0;
         modes[nonaggr_first] = "aggregate";
         modes[!nonaggr_first] = "non-aggregate";
-        nmodes = 2;
+        nmodes = eb_imb2021_nmodes(o);
+        if (nmodes == 1)
+            modes[0] = eb_imb2021_only_mode(o); /* -aggregate_mode */
     } else if (b->flags & EB_F_AGGR_ONLY) {
         modes[0] = "aggregate";
     } else if (b->flags & EB_F_NONAGGR_ONLY) {
@@ -853,15 +862,40 @@ static long planned_rows(const eb_imb_options *o, const plan_t *p, int P)
             qs[0] = b->fixed_procs;
         } else {
             nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
+            int k = 0; /* Uniband, Biband: even counts (run_bench) */
+            for (int q = 0; q < nq; q++)
+                if (!((b->flags & EB_F_EVEN_PROCS) && qs[q] % 2))
+                    qs[k++] = qs[q];
+            nq = k;
         }
         eb_sizes s = sizes_for(o, b);
         long per_q = 0;
         for (int k = 0; k < nq; k++)
             per_q += p->multi[i] == 1 ? P / qs[k] : 1;
-        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? 2 : 1);
+        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? eb_imb2021_nmodes(o) : 1);
         eb_sizes_free(&s);
     }
     return rows;
+}
+
+/* IMB 2021's -list: the program, then its benchmarks in alphabetical order,
+ * "(non-default)" after those that run only by name. */
+static void print_list(const eb_imb_family *f)
+{
+    int n = eb_bench_count(f->component);
+    const eb_bench **v = eb_malloc((size_t)n * sizeof *v);
+    for (int i = 0; i < n; i++)
+        v[i] = eb_bench_at(f->component, i);
+    for (int i = 1; i < n; i++) /* insertion sort by name, as IMB's std::set */
+        for (int k = i; k > 0 && strcmp(v[k - 1]->name, v[k]->name) > 0; k--) {
+            const eb_bench *tmp = v[k];
+            v[k] = v[k - 1];
+            v[k - 1] = tmp;
+        }
+    printf("%s\nList of benchmarks:\n%s:\n", f->program, f->program);
+    for (int i = 0; i < n; i++)
+        printf("    %s%s\n", v[i]->name, (v[i]->flags & EB_F_EXPLICIT_ONLY) ? " (non-default)" : "");
+    free(v);
 }
 
 static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
@@ -908,6 +942,7 @@ static void options_json(eb_json *j, const eb_imb_options *o, const plan_t *p)
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
     eb_json_int(j, "repeat", o->repeat);
     eb_json_str(j, "sync", o->sync_window ? "window" : "barrier");
+    eb_imb2021_json(j, o);
     eb_json_bool(j, "quick", o->quick);
     if (o->quick)
         eb_json_num(j, "epsilon", o->epsilon);
@@ -925,6 +960,12 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     char err[EB_ERRLEN];
     if (eb_imb_parse(&o, argc, argv, err, sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
+    if (o.imb21.list) {
+        if (wrank == 0)
+            print_list(family);
+        eb_imb_options_free(&o);
+        return EB_EXIT_OK;
+    }
     if (o.help) {
         if (wrank == 0) {
             eb_imb_print_help(family);
@@ -955,7 +996,9 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
             "options.msglog_max", "options.npmin", "options.multi", "options.off_cache_mb",
             "options.off_cache_line", "options.msgspersample", "options.overall_vol",
             "options.msgs_nonaggr", "options.iter_policy", "options.time_s", "options.mem_gb",
-            "options.map", "options.repeat", "options.sync", "options.quick", NULL};
+            "options.map", "options.repeat", "options.sync", "options.quick",
+            "options.root_shift", "options.imb_sync", "options.zero_size", "options.warm_up",
+            "options.data_type", "options.red_data_type", "options.aggregate_mode", NULL};
         eb_jsonl_resume(o.json_path, family->component, eb_json_finish(&run), same, NULL,
                         &resume_keys, &n_resume_keys);
         eb_json_free(&run);

@@ -101,7 +101,9 @@ IMB = {
 }
 
 
-@pytest.mark.parametrize("component", sorted(IMB))
+# under ASan all but IMB-IO's, which takes 45 s there
+@pytest.mark.parametrize("component", [c if c == "io" else pytest.param(c, marks=pytest.mark.asan)
+                                       for c in sorted(IMB)])
 def test_imb_kill_a_rank_then_resume(tmp_path, shm_dir, component):
     program, args, min_rows = IMB[component]
     if component == "io":
@@ -190,6 +192,7 @@ def random_orders(stdout):
     return re.findall(r"^ p\d\d:((?: \d+)+)$", block, re.M)
 
 
+@pytest.mark.asan
 def test_beff_kill_a_rank_then_resume(tmp_path):
     from test_beff import recompute
     js = tmp_path / "crash.jsonl"
@@ -302,6 +305,7 @@ def complete_partitions(rows):
     return done
 
 
+@pytest.mark.asan
 def test_beff_io_kill_a_rank_then_resume(tmp_path, shm_dir):
     from test_beff_io import check_run
     js = tmp_path / "crash.jsonl"

@@ -18,7 +18,7 @@ from effbench.report import build_figures
 from effbench.report_history import history_section
 from effbench.history import run_series, trends
 from effbench.store.db import Store
-from test_compare_report_run import parse_report
+from test_report import parse_report
 from web_helpers import BEFF, BEFF_IO, BEFF_SCALES, MPI1, slower, store_machine_history
 
 UNIT = re.compile(r"\[[^\]]+\]$")  # an axis title ends with its unit in brackets

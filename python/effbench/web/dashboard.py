@@ -7,12 +7,10 @@ elements that /static/trends.js draws (no inline script: the CSP forbids it)."""
 from __future__ import annotations
 
 from dataclasses import asdict
-from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 
 from ..history import MAX_PLOTTED, Trend, machine_series, run_series, trends
@@ -20,16 +18,15 @@ from ..keyfigures import KEY_FIGURES
 from ..plotfig import plotly_spec
 from ..report_history import band_rule, trend_figure
 from ..store.db import StoreError
+from .deps import templates
 from .query import short_library
 
-HERE = Path(__file__).resolve().parent
 DEFAULT_BAND = 10
 MAX_DASHBOARD_RUNS = 500  # a machine's newest runs that its dashboard reads
 BandRuns = Annotated[int, Query(ge=1, le=100, description="runs before each value that give "
                                 "its noise band (check's --baseline last:N)")]
 
 router = APIRouter()
-templates = Jinja2Templates(directory=str(HERE / "templates"))
 
 
 def _series_label(meta: dict) -> str:

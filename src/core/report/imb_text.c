@@ -1,5 +1,6 @@
 #include "core/report/imb_text.h"
 
+#include "core/imb2021_options.h"
 #include "core/nodemap.h"
 
 #include <math.h>
@@ -120,6 +121,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
         printf("# -sync window: repetitions start at agreed global times (clock offsets\n"
                "# measured); t columns are over the valid repetitions of each repetition's\n"
                "# slowest rank; `valid` is the fraction of repetitions no rank started late\n");
+    eb_imb2021_print_header(o);
     if (o->check)
         printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
                "# untimed pass; defects are counted in the last column.\n"
@@ -136,15 +138,19 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     if (o->msglen.n > 0) {
         printf("# Message lengths were user-defined\n");
     } else {
-        printf("# Minimum %s in bytes:   0\n", label);
+        /* -zero_size off: the series starts at 2^min, as IMB prints it */
+        printf("# Minimum %s in bytes:   %zu\n", label,
+               o->imb21.zero_size ? (size_t)0 : (size_t)1 << o->msglog_min);
         printf("# Maximum %s in bytes:   %zu\n", label, (size_t)1 << o->msglog_max);
     }
     printf("#\n");
     if (o->family->size_label) {
         printf("#\n#\n\n# List of Benchmarks to run:\n\n");
     } else {
-        printf("# MPI_Datatype                   :   MPI_BYTE \n");
-        printf("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
+        printf("# MPI_Datatype                   :   %s \n",
+               eb_dtype_mpi_name(o->imb21.data_type));
+        printf("# MPI_Datatype for reductions    :   %s \n",
+               eb_dtype_mpi_name(o->imb21.red_data_type));
         printf("# MPI_Op                         :   MPI_SUM  \n");
         printf("# \n# \n\n# List of Benchmarks to run:\n\n");
     }
