@@ -174,13 +174,34 @@ def cmd_check(args) -> int:
 
 def cmd_report(args) -> int:
     from .report import write_report
-    runs = []
+    from .report_history import history_section
+    if args.history < 1:
+        return error(f"--history {args.history}: the band needs at least 1 run")
+    runs, histories = [], []
     for ref in args.runs:
-        parsed, label = load_ref(ref, args.db)
-        runs.append((label, parsed))
-    out = write_report(runs, Path(args.output), static=not args.no_static)
+        if Path(ref).is_file():  # read directly: not stored, no series
+            runs.append((ref, parse_file(ref)))
+            continue
+        from .history import MAX_PLOTTED, run_series, trends
+        with Store(args.db) as store:
+            run_id = store.resolve(ref)
+            label = f"run {run_id}"
+            series = run_series(store, run_id, MAX_PLOTTED + args.history)
+        runs.append((label, series[-1][1]))
+        if not args.no_history:
+            histories.append(history_section(label, min(len(series), MAX_PLOTTED),
+                                             trends(series, args.history), args.history))
+    out = write_report(runs, Path(args.output), static=not args.no_static,
+                       histories=histories)
     print(f"report written to {out}")
     return EXIT_OK
+
+
+def _history_options(s) -> None:
+    s.add_argument("--history", type=int, default=10, metavar="N",
+                   help="stored runs: plot their series over time, each value with the band "
+                   "of the N runs before it (check's rule; default 10)")
+    s.add_argument("--no-history", action="store_true", help="no series plots")
 
 
 def cmd_nodes(args) -> int:
@@ -267,6 +288,7 @@ def _analysis_commands(sub) -> None:
     s.add_argument("runs", nargs="+", metavar="RUN", help="run id, hash prefix or file")
     s.add_argument("-o", "--output", default="effbench-report", help="directory to write")
     s.add_argument("--no-static", action="store_true", help="HTML only, no PNG/PDF")
+    _history_options(s)
     s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_report)
 

@@ -161,24 +161,28 @@ HEADLINES = {
 }
 
 
+def headline_values(run: ParsedRun) -> dict[tuple, tuple]:
+    """The summaries' one-number results: (component, field, partition) -> (label, metric,
+    value, procs); b_eff_io's per-partition figures as "b_eff_io on N processes"."""
+    out = {}
+    for s in run.summaries:
+        for field, (label, metric) in HEADLINES.items():
+            if isinstance(s.get(field), (int, float)) and s[field] > 0:
+                out[(s.get("component"), field, None)] = (label, metric, s[field],
+                                                          s.get("procs"))
+        for part in s.get("partitions") or []:
+            v = part.get("b_eff_io_mb_per_s")
+            if isinstance(v, (int, float)) and v > 0:
+                out[(s.get("component"), "partition", part.get("procs"))] = (
+                    f"b_eff_io on {part.get('procs')} processes", "bandwidth", v,
+                    part.get("procs"))
+    return out
+
+
 def headline_rows(a: ParsedRun, b: ParsedRun, threshold: float, noise_floor: float) -> list[Row]:
     """The summaries' one-number results, compared as rows (noise: the floor, as a summary
-    carries no spread of its own; b_eff_io's per-partition figures as "... on N processes")."""
-    def values(run: ParsedRun) -> dict:
-        out = {}
-        for s in run.summaries:
-            for field, (label, metric) in HEADLINES.items():
-                if isinstance(s.get(field), (int, float)) and s[field] > 0:
-                    out[(s.get("component"), field, None)] = (label, metric, s[field],
-                                                              s.get("procs"))
-            for part in s.get("partitions") or []:
-                v = part.get("b_eff_io_mb_per_s")
-                if isinstance(v, (int, float)) and v > 0:
-                    out[(s.get("component"), "partition", part.get("procs"))] = (
-                        f"b_eff_io on {part.get('procs')} processes", "bandwidth", v,
-                        part.get("procs"))
-        return out
-    va, vb = values(a), values(b)
+    carries no spread of its own)."""
+    va, vb = headline_values(a), headline_values(b)
     rows = []
     for key, (label, metric, x, procs) in va.items():
         if key not in vb:

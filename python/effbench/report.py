@@ -10,51 +10,20 @@ import html
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, BEFF_METHODS,
                          beff_analysis)
 from .heatmap import node_heatmaps, write_png
+from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
 from .records import ParsedRun, headline_time
+from .report_history import OVERLAY_NOTE, HistorySection, overlay
 
 IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
 # Trace names: b_eff's methods as its protocol labels them, b_eff_io's types with their number.
 BEFF_METHOD_LABELS = {name: label for label, name in BEFF_METHODS.items()}
 BEFF_IO_TYPE_LABELS = tuple(f"type {t} {name}" for t, name in enumerate(BEFF_IO_TYPES))
-
-
-@dataclass
-class Trace:
-    name: str
-    x: list
-    y: list
-    mode: str = "lines+markers"
-    symbol: str = "circle"
-
-
-@dataclass
-class Panel:
-    title: str
-    xtitle: str
-    ytitle: str
-    traces: list[Trace] = field(default_factory=list)
-    xlog: bool = True
-    ylog: bool = True
-    xticks: tuple[list, list] | None = None
-
-
-@dataclass
-class Figure:
-    kind: str  # benchmark, procs, beff_pattern, beff_summary, beff_io, comparison
-    title: str
-    run: str
-    benchmark: str
-    panels: list[Panel]
-    note: str = ""
-
-    def points(self) -> int:
-        return sum(len(t.x) for t in self.panels[0].traces)
+PROCS_AXIS = "processes [count]"
 
 
 # --- building the figures ----------------------------------------------------------------------
@@ -84,7 +53,7 @@ def benchmark_figures(label: str, run: ParsedRun) -> list[Figure]:
                       or all(r.get("variation") == "Nodes" for r in brows))
         groups = {r.get("group") for r in brows}
         if over_procs:
-            time_panel = Panel("time", "processes", "time [usec]")
+            time_panel = Panel("time", PROCS_AXIS, "time [usec]")
             for (nbytes,), srows in sorted(_by(brows, "bytes").items()):
                 srows = sorted(srows, key=lambda r: r["procs"])
                 time_panel.traces.append(Trace(f"{nbytes} bytes", [r["procs"] for r in srows],
@@ -94,7 +63,7 @@ def benchmark_figures(label: str, run: ParsedRun) -> list[Figure]:
         zero = [r for r in brows if r["bytes"] == 0]
         sized = [r for r in brows if r["bytes"] > 0]
         time_panel = Panel("time", "message size [bytes]", "time [usec]")
-        bw_panel = Panel("bandwidth", "message size [bytes]", "Mbytes/sec")
+        bw_panel = Panel("bandwidth", "message size [bytes]", "bandwidth [Mbytes/sec]")
         for (procs, group), srows in sorted(_by(sized, "procs", "group").items(),
                                             key=lambda kv: (kv[0][0], kv[0][1] or 0)):
             srows = sorted(srows, key=lambda r: r["bytes"])
@@ -132,7 +101,7 @@ def collective_procs_figures(label: str, run: ParsedRun) -> list[Figure]:
         if len(procs) < 2 or len(sizes) < 2:
             continue
         pick = sorted({sizes[round(i * (len(sizes) - 1) / 4)] for i in range(5)})
-        panel = Panel("time over processes", "processes", "time [usec]", xlog=False)
+        panel = Panel("time over processes", PROCS_AXIS, "time [usec]", xlog=False)
         for nbytes in pick:
             srows = sorted((r for r in brows if r["bytes"] == nbytes), key=lambda r: r["procs"])
             panel.traces.append(Trace(f"{nbytes} bytes", [r["procs"] for r in srows],
@@ -199,8 +168,8 @@ def beff_io_figures(label: str, run: ParsedRun) -> list[Figure]:
             arows = [r for r in prows if r["access"] == access]
             if not arows:
                 continue
-            panel = Panel(access, "chunk size on disk l", "bandwidth [MB/s]", xlog=False,
-                          xticks=ticks)
+            panel = Panel(access, "chunk size on disk l [bytes]", "bandwidth [MB/s]",
+                          xlog=False, xticks=ticks)
             for (ptype,), trows in sorted(_by(arows, "pattern_type").items()):
                 trows = sorted(trows, key=lambda r: r["bytes"])
                 panel.traces.append(Trace(BEFF_IO_TYPE_LABELS[ptype],
@@ -246,42 +215,6 @@ def build_figures(label: str, run: ParsedRun) -> list[Figure]:
 
 
 # --- HTML (plotly) -------------------------------------------------------------------------------
-
-def plotly_spec(fig: Figure) -> dict:
-    from plotly.subplots import make_subplots
-
-    pfig = make_subplots(rows=1, cols=len(fig.panels),
-                         subplot_titles=[p.title for p in fig.panels])
-    for col, panel in enumerate(fig.panels, start=1):
-        for trace in panel.traces:
-            pfig.add_scatter(x=trace.x, y=trace.y, name=trace.name, mode=trace.mode,
-                             marker={"symbol": trace.symbol}, legendgroup=trace.name,
-                             showlegend=col == 1, row=1, col=col,
-                             hovertemplate="%{x}: %{y:.4g}<extra>" + html.escape(trace.name)
-                             + "</extra>")
-        pfig.update_xaxes(title_text=panel.xtitle, type="log" if panel.xlog else "linear",
-                          row=1, col=col)
-        pfig.update_yaxes(title_text=panel.ytitle, type="log" if panel.ylog else "linear",
-                          row=1, col=col)
-        if panel.xticks:
-            pfig.update_xaxes(tickmode="array", tickvals=panel.xticks[0],
-                              ticktext=panel.xticks[1], row=1, col=col)
-    n = len(fig.panels)
-    axis_names = ["xaxis" if i == 0 else f"xaxis{i + 1}" for i in range(n)]
-    yaxis_names = ["yaxis" if i == 0 else f"yaxis{i + 1}" for i in range(n)]
-    log_x = {f"{a}.type": "log" if p.xlog else "linear" for a, p in zip(axis_names, fig.panels)}
-    lin = {**{f"{a}.type": "linear" for a in axis_names}, **{f"{a}.type": "linear"
-                                                             for a in yaxis_names}}
-    loglog = {**log_x, **{f"{a}.type": "log" for a in yaxis_names}}
-    pfig.update_layout(
-        title={"text": html.escape(fig.title)}, height=420, hovermode="closest",
-        template="plotly_white",
-        updatemenus=[{"type": "buttons", "direction": "right", "x": 1.0, "y": 1.18,
-                      "buttons": [{"label": "log axes", "method": "relayout", "args": [loglog]},
-                                  {"label": "linear axes", "method": "relayout",
-                                   "args": [lin]}]}])
-    return json.loads(pfig.to_json())
-
 
 def _script_json(obj) -> str:
     return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
@@ -332,7 +265,23 @@ text-align:left;font-size:90%}.warn{color:#a00;font-weight:bold}.note{color:#555
 .effbench-plot{width:100%;min-height:420px}"""
 
 
-def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[list[Figure]]) -> None:
+def _figure_html(fid: str, fig: Figure) -> list[str]:
+    parts = [f"<h3>{html.escape(fig.title)}</h3>",
+             f"<div class='effbench-plot' id='{fid}' data-kind='{fig.kind}' "
+             f"data-run='{html.escape(fig.run, quote=True)}' "
+             f"data-benchmark='{html.escape(fig.benchmark, quote=True)}' "
+             f"data-points='{fig.points()}'></div>",
+             f"<script type='application/json' id='{fid}-spec'>"
+             f"{_script_json(plotly_spec(fig))}</script>"]
+    if fig.note:
+        parts.append(f"<p class='note'>{html.escape(fig.note)}</p>")
+    return parts
+
+
+def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[Figure],
+               histories: list[HistorySection] = ()) -> None:
+    """The page: each run's facts, then the figures (runs overlaid where they measured the
+    same thing), then the history of each stored run's series."""
     from plotly.offline import get_plotlyjs
 
     (path.parent / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
@@ -340,7 +289,7 @@ def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[list
              "<script src='plotly.min.js'></script>", f"<style>{STYLE}</style></head><body>",
              "<h1>effbench report</h1>"]
     n = 0
-    for (label, run), figs in zip(runs, figures):
+    for label, run in runs:
         parts.append(_run_header(label, run))
         for hm in node_heatmaps(run):
             n += 1
@@ -350,19 +299,17 @@ def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[list
                          f"{_script_json(hm.plotly_spec())}</script>")
             if hm.flagged:
                 parts.append(f"<p class='note'>flagged: {html.escape(', '.join(hm.flagged))}</p>")
-        for fig in figs:
+    if len(runs) > 1:
+        parts.append("<h2>Figures</h2><p class='note'>" + html.escape(OVERLAY_NOTE) + "</p>")
+    for fig in figures:
+        n += 1
+        parts += _figure_html(f"fig-{n}", fig)
+    for section in histories:
+        parts.append(f"<h2>{html.escape(section.title)}</h2>"
+                     f"<p class='note'>{html.escape(section.note)}</p>")
+        for fig in section.figures:
             n += 1
-            fid = f"fig-{n}"
-            parts.append(f"<h3>{html.escape(fig.title)}</h3>")
-            parts.append(
-                f"<div class='effbench-plot' id='{fid}' data-kind='{fig.kind}' "
-                f"data-run='{html.escape(fig.run, quote=True)}' "
-                f"data-benchmark='{html.escape(fig.benchmark, quote=True)}' "
-                f"data-points='{fig.points()}'></div>")
-            parts.append(f"<script type='application/json' id='{fid}-spec'>"
-                         f"{_script_json(plotly_spec(fig))}</script>")
-            if fig.note:
-                parts.append(f"<p class='note'>{html.escape(fig.note)}</p>")
+            parts += _figure_html(f"fig-{n}", fig)
     parts.append("""<script>
 for (const div of document.querySelectorAll('.effbench-plot')) {
   const spec = JSON.parse(document.getElementById(div.id + '-spec').textContent);
@@ -372,73 +319,17 @@ for (const div of document.querySelectorAll('.effbench-plot')) {
     path.write_text("\n".join(parts), encoding="utf-8")
 
 
-# --- PNG / PDF (matplotlib) ----------------------------------------------------------------------
-
-def _mpl_figure(fig: Figure):
-    from matplotlib.figure import Figure as MplFigure
-
-    mfig = MplFigure(figsize=(5.5 * len(fig.panels), 4.2))
-    mfig.subplots_adjust(left=0.1 / len(fig.panels) + 0.04, right=0.98, bottom=0.13, top=0.85,
-                         wspace=0.3)
-    axes = mfig.subplots(1, len(fig.panels), squeeze=False)[0]
-    markers = {"circle": "o", "x": "x"}
-    for ax, panel in zip(axes, fig.panels):
-        for trace in panel.traces:
-            pts = [(x, y) for x, y in zip(trace.x, trace.y) if y is not None
-                   and (not panel.xlog or x > 0) and (not panel.ylog or y > 0)]
-            if not pts:
-                continue
-            xs, ys = zip(*pts)
-            style = "-" if "lines" in trace.mode else ""
-            ax.plot(xs, ys, style, marker=markers.get(trace.symbol, "o"), markersize=3,
-                    label=trace.name)
-        if panel.xlog:
-            ax.set_xscale("log", base=2)
-        if panel.ylog:
-            ax.set_yscale("log")
-        if panel.xticks:
-            ax.set_xticks(panel.xticks[0], panel.xticks[1])
-        ax.set_xlabel(panel.xtitle)
-        ax.set_ylabel(panel.ytitle)
-        ax.set_title(panel.title)
-        ax.grid(True, which="both", alpha=0.3)
-        if panel.traces and len(panel.traces) <= 12:
-            ax.legend(fontsize=7)
-    mfig.suptitle(f"{fig.title} — {fig.run}", fontsize=10)
-    return mfig
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:80]
-
-
-def write_static(outdir: Path, figures: list[Figure]) -> list[Path]:
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.backends.backend_pdf import PdfPages
-
-    png_dir = outdir / "png"
-    png_dir.mkdir(exist_ok=True)
-    written = []
-    with PdfPages(outdir / "report.pdf") as pdf:
-        for i, fig in enumerate(figures, start=1):
-            mfig = _mpl_figure(fig)
-            png = png_dir / f"{i:03d}-{_slug(fig.benchmark)}.png"
-            mfig.savefig(png, dpi=90)
-            pdf.savefig(mfig)
-            written.append(png)
-    return written
-
-
-def write_report(runs: list[tuple[str, ParsedRun]], outdir: Path, static: bool = True) -> Path:
+def write_report(runs: list[tuple[str, ParsedRun]], outdir: Path, static: bool = True,
+                 histories: list[HistorySection] = ()) -> Path:
+    """HISTORIES: the series plots of the runs that are stored (report_history)."""
     outdir.mkdir(parents=True, exist_ok=True)
-    figures = [build_figures(label, run) for label, run in runs]
+    figures = overlay([(label, build_figures(label, run)) for label, run in runs])
     index = outdir / "index.html"
-    write_html(index, runs, figures)
+    write_html(index, runs, figures, histories)
     if static:
-        write_static(outdir, [f for figs in figures for f in figs])
+        write_static(outdir, figures + [f for s in histories for f in s.figures])
         for label, run in runs:
             for hm in node_heatmaps(run):
                 (outdir / "png").mkdir(exist_ok=True)
-                write_png(hm, outdir / "png" / f"{_slug(label)}-{_slug(hm.title)}.png")
+                write_png(hm, outdir / "png" / f"{slug(label)}-{slug(hm.title)}.png")
     return index

@@ -10,6 +10,12 @@ import time
 from pathlib import Path
 
 SIZES = (0, 1, 4, 16, 64, 256, 1024, 4096)
+DATA = Path(__file__).resolve().parent / "data"
+MPI1 = DATA / "samples/imb/mpi1_np2_full_default.txt"
+BEFF = DATA / "effbench/beff_np4.jsonl"
+BEFF_IO = DATA / "effbench/beff_io_np2.jsonl"
+MPI1_SCALES = (1.00, 1.01, 0.99, 1.00, 1.50)  # times; the fifth run 50 % slower
+BEFF_SCALES = (1.00, 1.02, 0.98, 0.70)  # b_eff; the fourth run 30 % lower
 
 
 def run_records(machine: str = "node1", library: str = "Open MPI v4.1.4, package: Debian",
@@ -72,3 +78,37 @@ class LiveServer:
     def stop(self):
         self.server.should_exit = True
         self.thread.join(timeout=10)
+
+
+# --- a machine's history (the dashboard's tests) ---------------------------------------------
+
+def restamp(parsed, day: int, machine: str = "vm"):
+    parsed.run["start"] = f"2026-11-{day:02d}T08:00:00Z"
+    parsed.run["uname"]["nodename"] = machine
+    return parsed
+
+
+def slower(parsed, scale: float):
+    for r in parsed.results:
+        for k in ("t_min_us", "t_max_us", "t_avg_us"):
+            if r.get(k) is not None:
+                r[k] *= scale
+        if r.get("mbytes_per_s"):
+            r["mbytes_per_s"] /= scale
+    return parsed
+
+
+def store_machine_history(store) -> None:
+    """Real runs as machine vm's history: the IMB 2021 MPI-1 log five times (days 1-5, times
+    scaled by MPI1_SCALES), effbench's b_eff run four times (days 2-5, b_eff scaled by
+    BEFF_SCALES), its b_eff_io run once (day 3); and the IMB log once on machine other.
+    Run ids 1-5, 6-9, 10, 11."""
+    from effbench.importers import parse_file
+    for day, scale in enumerate(MPI1_SCALES, start=1):
+        store.import_run(slower(restamp(parse_file(MPI1), day), scale))
+    for day, scale in enumerate(BEFF_SCALES, start=2):
+        parsed = restamp(parse_file(BEFF), day)
+        parsed.summaries[0]["b_eff_mb_per_s"] *= scale
+        store.import_run(parsed)
+    store.import_run(restamp(parse_file(BEFF_IO), 3))
+    store.import_run(restamp(parse_file(MPI1), 4, machine="other"))

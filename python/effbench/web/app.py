@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..store.db import Store
-from . import api, pages
+from . import api, dashboard, pages
 from .deps import HERE, ApiError, templates
 
 DEFAULT_MAX_UPLOAD = 64 * 1024 * 1024
@@ -87,6 +87,7 @@ def create_app(db_url: str | None = None, max_upload_bytes: int = DEFAULT_MAX_UP
     add_error_answers(app)
     app.include_router(pages.router)
     app.include_router(api.router)
+    app.include_router(dashboard.router)
     return app
 
 
