@@ -260,14 +260,16 @@ static void run_procset(const eb_report_run *run, const eb_bench *b, int multi, 
     MPI_Barrier(MPI_COMM_WORLD); /* the waiting processes */
 }
 
-/* A benchmark the run has too few processes for. */
-static void skip(const eb_report_run *run, const eb_bench *b, int need, int P)
+/* A benchmark the run has too few processes for.  Its block shows the run's
+ * P processes, in -map's rank order when one is given (ORDER, as every block). */
+static void skip(const eb_report_run *run, const eb_bench *b, int need, int P, const int *order)
 {
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     if (wrank != 0)
         return;
-    eb_report_table t = {.bench = b, .name = b->name, .multi = -1, .procs = P, .need_procs = need};
+    eb_report_table t = {.bench = b, .name = b->name, .multi = -1, .procs = P, .need_procs = need,
+                         .ranks = order};
     eb_report_table_start(run, &t);
     eb_report_table_end(run, &t);
 }
@@ -280,14 +282,14 @@ static void run_bench(const eb_report_run *run, const eb_bench *b, int multi, co
     int qs[EB_MAX_PROCSETS], nq;
     if (b->fixed_procs > 0) {
         if (P < b->fixed_procs) {
-            skip(run, b, b->fixed_procs, P);
+            skip(run, b, b->fixed_procs, P, order);
             return;
         }
         qs[0] = b->fixed_procs;
         nq = 1;
     } else {
         if (P < b->min_procs) {
-            skip(run, b, b->min_procs, P);
+            skip(run, b, b->min_procs, P, order);
             return;
         }
         nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);

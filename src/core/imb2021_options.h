@@ -6,8 +6,8 @@
 #define EB_IMB2021_OPTIONS_H
 
 #include "core/bench.h"
+#include "core/imb_option_types.h"
 #include "core/json.h"
-#include "core/options.h"
 
 #include <mpi.h>
 #include <stddef.h>

@@ -119,141 +119,134 @@ static int parse_off_cache(eb_imb_options *o, const char *arg, char *err, size_t
 
 static int is_option(const char *s) { return s[0] == '-' && s[1] != '\0' && !isdigit((unsigned char)s[1]); }
 
-int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen)
-{
-    int msglog_given = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE() \
     if (!val) return eb_err(err, errlen, "option %s needs a value", a)
-        if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
-            o->help = 1;
-        } else if (!strcmp(a, "-npmin")) {
-            long v;
-            NEED_VALUE();
-            if (eb_parse_long(val, 1, 1 << 30, &v))
-                return eb_err(err, errlen, "-npmin %s: expected a positive integer", val);
-            o->npmin = (int)v;
-            i++;
-        } else if (!strcmp(a, "-multi")) {
-            NEED_VALUE();
-            if (strcmp(val, "0") && strcmp(val, "1"))
-                return eb_err(err, errlen, "-multi %s: expected 0 or 1", val);
-            o->multi = val[0] - '0';
-            i++;
-        } else if (!strcmp(a, "-off_cache")) {
-            NEED_VALUE();
-            if (parse_off_cache(o, val, err, errlen))
-                return -1;
-            i++;
-        } else if (!strcmp(a, "-iter")) {
-            NEED_VALUE();
-            char joined[256];
-            snprintf(joined, sizeof joined, "%s", val);
-            i++;
-            while (joined[0] && joined[strlen(joined) - 1] == ',' && i + 1 < argc) {
-                size_t n = strlen(joined);
-                snprintf(joined + n, sizeof joined - n, "%s", argv[++i]);
-            }
-            if (parse_iter(o, joined, err, errlen))
-                return -1;
-        } else if (!strcmp(a, "-iter_policy")) {
-            NEED_VALUE();
-            if (eb_iter_policy_parse(val, &o->iter.policy))
-                return eb_err(err, errlen,
-                              "-iter_policy %s: expected off, dynamic, multiple_np or auto", val);
-            i++;
-        } else if (!strcmp(a, "-time")) {
-            NEED_VALUE();
-            if (eb_parse_positive(val, &o->iter.secs))
-                return eb_err(err, errlen, "-time %s: expected a positive number of seconds", val);
-            o->time_given = 1;
-            i++;
-        } else if (!strcmp(a, "-mem")) {
-            NEED_VALUE();
-            if (eb_parse_positive(val, &o->mem_gb))
-                return eb_err(err, errlen, "-mem %s: expected a positive number of GB", val);
-            i++;
-        } else if (!strcmp(a, "-input")) {
-            NEED_VALUE();
-            o->input_file = val;
-            i++;
-        } else if (!strcmp(a, "-msglen")) {
-            NEED_VALUE();
-            o->msglen_file = val;
-            i++;
-        } else if (!strcmp(a, "-map")) {
-            NEED_VALUE();
-            if (eb_parse_map(val, &o->map_p, &o->map_q, err, (int)errlen))
-                return -1;
-            i++;
-        } else if (!strcmp(a, "-msglog")) {
-            NEED_VALUE();
-            int mn = o->family->minmsglog, mx, given;
-            if (eb_parse_msglog(val, &mn, &mx, &given, err, errlen))
-                return -1;
-            if (!given && mx < mn)
-                mn = 0; /* "-msglog max" below the default min starts at 1 byte */
-            o->msglog_min = mn;
-            o->msglog_max = mx;
-            msglog_given = 1;
-            i++;
-        } else if (!strcmp(a, "-thread_level")) {
-            NEED_VALUE();
-            o->thread_level = eb_thread_level_parse(val);
-            if (o->thread_level < 0)
-                return eb_err(err, errlen,
-                              "-thread_level %s: expected single, funneled, serialized or multiple", val);
-            i++;
-        } else if (!strcmp(a, "-include") || !strcmp(a, "-exclude")) {
-            int inc = a[1] == 'i';
-            int n0 = inc ? o->ninclude : o->nexclude;
-            while (i + 1 < argc && !is_option(argv[i + 1])) {
-                if (inc)
-                    eb_push_names(&o->include, &o->ninclude, argv[++i]);
-                else
-                    eb_push_names(&o->exclude, &o->nexclude, argv[++i]);
-            }
-            if ((inc ? o->ninclude : o->nexclude) == n0)
-                return eb_err(err, errlen, "option %s needs benchmark names", a);
-        } else if (!strcmp(a, "-repeat")) {
-            long v;
-            NEED_VALUE();
-            if (eb_parse_long(val, 1, 1000000, &v))
-                return eb_err(err, errlen, "-repeat %s: expected a positive number of timed loops", val);
-            o->repeat = (int)v;
-            i++;
-        } else if (!strcmp(a, "-quick")) {
-            o->quick = 1;
-        } else if (!strcmp(a, "-epsilon")) {
-            NEED_VALUE();
-            if (eb_parse_positive(val, &o->epsilon) || o->epsilon >= 1)
-                return eb_err(err, errlen, "-epsilon %s: expected a relative error between 0 and 1, "
-                              "e.g. 0.02", val);
-            i++;
-        } else if (!strcmp(a, "-check")) {
-            o->check = 1;
-        } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
-            NEED_VALUE();
-            if (o->json_path)
-                return eb_err(err, errlen, "--json and --resume name one file, once");
-            o->json_path = val;
-            o->resume = a[2] == 'r';
-            i++;
-        } else if (is_option(a)) {
-            int r = eb_imb2021_parse(o, argc, argv, &i, err, errlen);
-            if (r == 0 && o->family->parse_option)
-                r = o->family->parse_option(o, argc, argv, &i, err, errlen);
-            if (r < 0)
-                return -1;
-            if (r == 0)
-                return eb_err(err, errlen, "unknown option '%s' (see %s -h)", a, o->family->program);
-        } else {
-            eb_push_names(&o->names, &o->nnames, a);
+
+/* The options of how each row is measured: loops, cache, time and memory
+ * limits, effbench's -repeat / quick mode / -check.  1 if argv[*i] was one
+ * (*i moved past its values), 0 if not, -1 on error. */
+static int parse_measure_option(eb_imb_options *o, int argc, char **argv, int *i, char *err,
+                                size_t errlen)
+{
+    const char *a = argv[*i];
+    const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(a, "-multi")) {
+        NEED_VALUE();
+        if (strcmp(val, "0") && strcmp(val, "1"))
+            return eb_err(err, errlen, "-multi %s: expected 0 or 1", val);
+        o->multi = val[0] - '0';
+    } else if (!strcmp(a, "-off_cache")) {
+        NEED_VALUE();
+        if (parse_off_cache(o, val, err, errlen))
+            return -1;
+    } else if (!strcmp(a, "-iter")) {
+        NEED_VALUE();
+        char joined[256];
+        snprintf(joined, sizeof joined, "%s", val);
+        (*i)++;
+        while (joined[0] && joined[strlen(joined) - 1] == ',' && *i + 1 < argc) {
+            size_t n = strlen(joined);
+            snprintf(joined + n, sizeof joined - n, "%s", argv[++*i]);
         }
-#undef NEED_VALUE
+        return parse_iter(o, joined, err, errlen) ? -1 : 1;
+    } else if (!strcmp(a, "-iter_policy")) {
+        NEED_VALUE();
+        if (eb_iter_policy_parse(val, &o->iter.policy))
+            return eb_err(err, errlen,
+                          "-iter_policy %s: expected off, dynamic, multiple_np or auto", val);
+    } else if (!strcmp(a, "-time")) {
+        NEED_VALUE();
+        if (eb_parse_positive(val, &o->iter.secs))
+            return eb_err(err, errlen, "-time %s: expected a positive number of seconds", val);
+        o->time_given = 1;
+    } else if (!strcmp(a, "-mem")) {
+        NEED_VALUE();
+        if (eb_parse_positive(val, &o->mem_gb))
+            return eb_err(err, errlen, "-mem %s: expected a positive number of GB", val);
+    } else if (!strcmp(a, "-repeat")) {
+        long v;
+        NEED_VALUE();
+        if (eb_parse_long(val, 1, 1000000, &v))
+            return eb_err(err, errlen, "-repeat %s: expected a positive number of timed loops", val);
+        o->repeat = (int)v;
+    } else if (!strcmp(a, "-epsilon")) {
+        NEED_VALUE();
+        if (eb_parse_positive(val, &o->epsilon) || o->epsilon >= 1)
+            return eb_err(err, errlen, "-epsilon %s: expected a relative error between 0 and 1, "
+                          "e.g. 0.02", val);
+    } else if (!strcmp(a, "-quick") || !strcmp(a, "-check")) {
+        *(a[1] == 'q' ? &o->quick : &o->check) = 1;
+        return 1;
+    } else {
+        return 0;
     }
+    (*i)++; /* the option's value */
+    return 1;
+}
+
+/* The options of what runs where and where results go: process counts and
+ * placement, lengths, thread level, benchmark lists, --json / --resume.
+ * Same returns as parse_measure_option; *msglog_given set by -msglog. */
+static int parse_setup_option(eb_imb_options *o, int argc, char **argv, int *i,
+                              int *msglog_given, char *err, size_t errlen)
+{
+    const char *a = argv[*i];
+    const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (!strcmp(a, "-npmin")) {
+        long v;
+        NEED_VALUE();
+        if (eb_parse_long(val, 1, 1 << 30, &v))
+            return eb_err(err, errlen, "-npmin %s: expected a positive integer", val);
+        o->npmin = (int)v;
+    } else if (!strcmp(a, "-input") || !strcmp(a, "-msglen")) {
+        NEED_VALUE();
+        *(a[1] == 'i' ? &o->input_file : &o->msglen_file) = val;
+    } else if (!strcmp(a, "-map")) {
+        NEED_VALUE();
+        if (eb_parse_map(val, &o->map_p, &o->map_q, err, (int)errlen))
+            return -1;
+    } else if (!strcmp(a, "-msglog")) {
+        NEED_VALUE();
+        int mn = o->family->minmsglog, mx, given;
+        if (eb_parse_msglog(val, &mn, &mx, &given, err, errlen))
+            return -1;
+        if (!given && mx < mn)
+            mn = 0; /* "-msglog max" below the default min starts at 1 byte */
+        o->msglog_min = mn;
+        o->msglog_max = mx;
+        *msglog_given = 1;
+    } else if (!strcmp(a, "-thread_level")) {
+        NEED_VALUE();
+        o->thread_level = eb_thread_level_parse(val);
+        if (o->thread_level < 0)
+            return eb_err(err, errlen,
+                          "-thread_level %s: expected single, funneled, serialized or multiple", val);
+    } else if (!strcmp(a, "-include") || !strcmp(a, "-exclude")) {
+        int inc = a[1] == 'i';
+        char ***names = inc ? &o->include : &o->exclude;
+        int *n = inc ? &o->ninclude : &o->nexclude, n0 = *n;
+        while (*i + 1 < argc && !is_option(argv[*i + 1]))
+            eb_push_names(names, n, argv[++*i]);
+        if (*n == n0)
+            return eb_err(err, errlen, "option %s needs benchmark names", a);
+        return 1;
+    } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
+        NEED_VALUE();
+        if (o->json_path)
+            return eb_err(err, errlen, "--json and --resume name one file, once");
+        o->json_path = val;
+        o->resume = a[2] == 'r';
+    } else {
+        return 0;
+    }
+    (*i)++; /* the option's value */
+    return 1;
+}
+#undef NEED_VALUE
+
+/* The checks between options once the whole command line is read. */
+static int check_combinations(eb_imb_options *o, int msglog_given, char *err, size_t errlen)
+{
     if (o->quick && (o->repeat > 1 || o->sync_window))
         return eb_err(err, errlen, "quick mode chooses its own loops: no -repeat or -sync window");
     if (o->quick && !o->time_given)
@@ -265,6 +258,34 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
     if (msglog_given && o->imb21.msgsize_given)
         return eb_err(err, errlen, "-msglog and -msgsize exclude each other");
     return eb_imb2021_finish(o, err, errlen);
+}
+
+int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen)
+{
+    int msglog_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
+            o->help = 1;
+            continue;
+        }
+        int r = parse_measure_option(o, argc, argv, &i, err, errlen);
+        if (r == 0)
+            r = parse_setup_option(o, argc, argv, &i, &msglog_given, err, errlen);
+        if (r == 0 && is_option(a)) {
+            /* IMB 2021's options, then the family's own. */
+            r = eb_imb2021_parse(o, argc, argv, &i, err, errlen);
+            if (r == 0 && o->family->parse_option)
+                r = o->family->parse_option(o, argc, argv, &i, err, errlen);
+            if (r == 0)
+                return eb_err(err, errlen, "unknown option '%s' (see %s -h)", a, o->family->program);
+        } else if (r == 0) {
+            eb_push_names(&o->names, &o->nnames, a);
+        }
+        if (r < 0)
+            return -1;
+    }
+    return check_combinations(o, msglog_given, err, errlen);
 }
 
 int eb_imb_apply_input(eb_imb_options *o, const char *text, const char *fname,

@@ -5,7 +5,7 @@
 #ifndef SK_SUITE_KEYS_H
 #define SK_SUITE_KEYS_H
 
-#include "skampi/config.h"
+#include "skampi/config_types.h"
 
 #include <stddef.h>
 

@@ -166,6 +166,18 @@ def test_multi_groups_and_map(tmp_path):
     assert b["header"][:3] == ["#bytes", "#repetitions", "t_min[usec]"]
 
 
+
+def test_map_with_a_benchmark_too_big_for_the_run():
+    """A benchmark skipped for too few processes under -map: its block shows the run's rank
+    order like every other block (it once had no rank list and crashed on printing it)."""
+    r = run(1, "IMB-MPI1", "PingPong", "-map", "1x1", "-msglog", "1", "-time", "0.05")
+    assert r.returncode == 0, r
+    assert ("# Benchmarking PingPong \n# #processes = 1; rank order (rowwise): \n# 0\n"
+            in r.stdout), r.stdout
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["procs"], b["rows"]) for b in blocks] == [("PingPong", 1, [])]
+    assert blocks[0]["notes"][-1] == "NOT RUN: PingPong needs 2 processes; 1 process is running"
+
 @pytest.mark.asan
 def test_off_cache_cycles_buffers_and_data_still_checks(tmp_path):
     js = tmp_path / "oc.jsonl"
