@@ -219,8 +219,9 @@ def mpl_figure(fig: Figure):
     if handles and rows:
         mfig.legend(list(handles.values()), list(handles), loc="outside lower center",
                     ncol=ncol, fontsize=7, frameon=False)
-    # long run names (paths) wrap rather than run beyond the figure's edges
-    mfig.suptitle(textwrap.fill(f"{fig.title} — {fig.run}", int(14 * 5.5 * len(fig.panels))),
+    # long run names (paths) wrap rather than run beyond the figure's edges: at 10 points, 11
+    # characters an inch leaves room for the widest (underscores, m, w)
+    mfig.suptitle(textwrap.fill(f"{fig.title} — {fig.run}", int(11 * 5.5 * len(fig.panels))),
                   fontsize=10)
     return mfig
 
