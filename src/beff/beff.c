@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
+#include "core/simulate.h"
 #include "core/sysinfo.h"
 
 #include <errno.h>
@@ -277,6 +278,8 @@ static int slot_source(const rank_plan *rp, int j)
 static long check_ends(const rank_plan *rp, long L, size_t L8, const char *rb)
 {
     long bad = 0;
+    if (eb_sim_active())
+        return 0; /* shared buffers in a simulation carry no data */
     for (int j = 0; j < rp->nrecv; j++) {
         int src = slot_source(rp, j);
         const unsigned char *p = (const unsigned char *)rb + (size_t)j * L8;
@@ -336,6 +339,8 @@ static long checked_pass(const rank_plan *rp, int m, long L, size_t L8, cycle_bu
  * message from rank x is eb_pattern_byte(x, k). */
 static void fill_send(cycle_bufs *cb, int rank, size_t L8)
 {
+    if (eb_sim_active())
+        return; /* shared buffers: no payload */
     size_t first = cb->cap < L8 ? cb->cap : L8;
     eb_fill_pattern(cb->sbuf, first, rank, 0);
     for (size_t o = first; o < cb->cap; o += L8) /* copies: cheaper than recomputing */
@@ -480,9 +485,10 @@ static long measure(beff_run *r)
 
     cycle_bufs cb = {0};
     cb.cap = (size_t)BEFF_BUF_FACTOR * (size_t)r->lmax;
-    cb.sbuf = eb_malloc(cb.cap);
-    cb.rbuf = eb_malloc(cb.cap);
-    memset(cb.rbuf, 0, cb.cap);
+    cb.sbuf = eb_msgbuf_alloc(cb.cap);
+    cb.rbuf = eb_msgbuf_alloc(cb.cap);
+    if (!eb_sim_active())
+        memset(cb.rbuf, 0, cb.cap);
 
     int nm = r->nmeth, batch = r->npat * nm;
     double *loc = eb_malloc((size_t)batch * 5 * sizeof(double));
@@ -530,6 +536,7 @@ static long measure(beff_run *r)
                     } else {
                         n = BEFF_FIRST_LOOP;
                     }
+                    n = eb_sim_cap_loop(n);
                     r->loop[beff_idx(r, p, l, m, rep)] = n;
                     long full_bad = 0, cheap_bad = 0;
                     if (r->opt.check && rep == 0)
@@ -591,8 +598,8 @@ static long measure(beff_run *r)
     free(loc);
     free(mx);
     free(sm);
-    free(cb.sbuf);
-    free(cb.rbuf);
+    eb_msgbuf_free(cb.sbuf);
+    eb_msgbuf_free(cb.rbuf);
     for (int p = 0; p < r->npat; p++)
         free_rank_plan(&rp[p]);
     free(rp);

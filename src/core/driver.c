@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/procsets.h"
+#include "core/simulate.h"
 #include "core/report/imb_text.h"
 #include "core/report/jsonl.h"
 #include "core/stats.h"
@@ -522,7 +523,7 @@ static void setup_length(runner_t *R, size_t x)
     fill_send(c);
     eb_poison(c->r.base, c->r.alloc);
     memset(c->extra, 0, sizeof c->extra);
-    c->max_reps = 0;
+    c->max_reps = eb_sim_max_reps(); /* 0: no cap, except in a simulation */
     if (b->prepare && b->prepare(c) != 0)
         eb_abort("%s: preparing %zu bytes failed", b->name, x);
 }

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/resolution.h"
+#include "core/simulate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -653,7 +654,8 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
             for (;;) {
                 double t0 = MPI_Wtime();
                 simple(&c, c.simple_calls);
-                if (MPI_Wtime() - t0 >= target || c.simple_calls >= (1L << 24))
+                /* a simulation gives local calls no time: the cap ends the search */
+                if (MPI_Wtime() - t0 >= target || c.simple_calls >= eb_sim_cap_loop(1L << 24))
                     break;
                 c.simple_calls *= 2;
             }
