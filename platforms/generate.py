@@ -86,6 +86,9 @@ def parse_spec(spec: str) -> dict:
     if len(dims) != want or min(dims) < 1:
         raise PlatformError(f"platform '{spec}': size '{parts[0]}' should be {want} whole "
                             f"numbers joined by x, e.g. {example(kind)}")
+    if kind == "torus" and min(dims) < 2:
+        raise PlatformError(f"platform '{spec}': every torus dimension needs 2 nodes or more "
+                            f"(SimGrid would link a node to itself)")
     params = dict(COMMON, **TOPOLOGIES[kind]["keys"])
     given = {}
     for p in parts[1:]:
