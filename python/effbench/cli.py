@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import __version__
+from . import __version__, simulate
 from .importers import FORMATS, FormatError, parse_file
 from .records import ParsedRun, write_jsonl
 from .store.db import Store, StoreError, database_error
@@ -291,6 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("component", metavar="COMPONENT")
     s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     s.set_defaults(func=cmd_run)
+
+    simulate.add_parser(sub, db_help)
 
     s = sub.add_parser("history", help="a run's series over time: its headline values and chosen "
                        "rows (docs/results.md)")
