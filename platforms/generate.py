@@ -25,8 +25,8 @@ PRESETS = {
     # Cray T3E-900: 3-D torus of single-processor nodes.  bw: the ping-pong
     # bandwidth of Table 1 (330 MB/s); limiter: what one processor moves in
     # and out at once (2 x 210 MB/s, the 2-processor row at L_max); lat: fitted
-    # to the 2-processor b_eff of Table 1 (bench/simulate/t3e.py).
-    "t3e-900": "torus:8x8x8,lat=3.4us,bw=330MBps,limiter=420MBps",
+    # to the 2-processor b_eff of Table 1 (`bench/simulate t3e` fits both).
+    "t3e-900": "torus:8x8x8,lat=11.12us,bw=330MBps,limiter=441.6MBps",
     # Hitachi SR 8000: 8-way SMP nodes (shared memory inside), a
     # crossbar-like fat tree between them; ping-pong bandwidths of Table 1.
     "sr8000": "fattree:16x8,lat=10us,bw=950MBps,intra_lat=3us,intra_bw=1900MBps",

@@ -14,8 +14,8 @@ from web_helpers import run_records
 SIMULATION = {"simulator": "SimGrid version 3.32 (SMPI)", "mode": "on", "platform": "t3e-900",
               "placement": "sequential", "shared_buffers": True, "simulate_computation": False,
               "max_repetitions": 10,
-              "parameters": {"spec": "torus:8x8x8,lat=3.4us,bw=330MBps,limiter=420MBps",
-                             "topology": "torus", "dims": "8x8x8", "lat": "3.4us"}}
+              "parameters": {"spec": "torus:8x8x8,lat=11.12us,bw=330MBps,limiter=441.6MBps",
+                             "topology": "torus", "dims": "8x8x8", "lat": "11.12us"}}
 
 
 def write(path, simulated: bool):
@@ -29,7 +29,7 @@ def write(path, simulated: bool):
 
 def test_label():
     assert simulation_label({"simulated": True, "simulation": SIMULATION}) == (
-        "simulated: t3e-900 = torus:8x8x8,lat=3.4us,bw=330MBps,limiter=420MBps "
+        "simulated: t3e-900 = torus:8x8x8,lat=11.12us,bw=330MBps,limiter=441.6MBps "
         "(sequential placement)")
     assert simulation_label({"check": False}) is None
     assert simulation_label({"simulated": False, "simulation": SIMULATION}) is None
