@@ -16,6 +16,10 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "invalid_records: the test writes JSON Lines records that are wrong on "
         "purpose; the record validator leaves its files alone")
+    config.addinivalue_line(
+        "markers", "asan: in the selection scripts/test runs again on the ASan + UBSan build "
+        "(the checked runs of every component, b_eff, b_eff_io, SKaMPI suites, resume, -repeat, "
+        "-sync window)")
 
 
 @pytest.fixture(autouse=True)

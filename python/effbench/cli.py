@@ -43,12 +43,12 @@ def cmd_import(args) -> int:
         for path in args.files:
             try:
                 parsed = parse_file(path, args.format)
+                # the store checks that its columns hold every value, naming the line
+                run_id, created = store.import_run(parsed, path=path)
             except FormatError as exc:
                 print(f"effbench-results: error: {exc}", file=sys.stderr)
                 status = EXIT_USAGE
                 continue
-            try:
-                run_id, created = store.import_run(parsed)
             except SQLAlchemyError as exc:  # rolled back: nothing of the file is stored
                 print(f"effbench-results: error: {path}: {database_error(exc)}; nothing "
                       "stored", file=sys.stderr)
@@ -224,35 +224,51 @@ def cmd_token(args) -> int:
     return EXIT_OK
 
 
+DB_HELP = ("database URL (sqlite:///FILE, postgresql://user@host/db) or SQLite file; "
+           "default: $EFFBENCH_DB or results.sqlite in the user data directory")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="effbench-results", description=__doc__)
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    db_help = ("database URL (sqlite:///FILE, postgresql://user@host/db) or SQLite file; "
-               "default: $EFFBENCH_DB or results.sqlite in the user data directory")
     sub = p.add_subparsers(dest="command", required=True)
+    _store_commands(sub)
+    _analysis_commands(sub)
+    _run_command(sub)
+    simulate.add_parser(sub, DB_HELP)
+    _series_commands(sub)
+    _nodes_command(sub)
+    _web_commands(sub)
+    return p
 
+
+def _store_commands(sub) -> None:
+    """import, list, export."""
     s = sub.add_parser("import", help="store runs from files (JSON Lines, IMB text, b_eff, "
                        "b_eff_io, SKaMPI)")
     s.add_argument("files", nargs="+", metavar="FILE")
     s.add_argument("--format", choices=sorted(FORMATS), help="skip format detection")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_import)
 
     s = sub.add_parser("list", help="list stored runs")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("export", help="write a stored run as JSON Lines")
     s.add_argument("run", metavar="RUN")
     s.add_argument("-o", "--output", help="file (default: stdout)")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_export)
 
+
+def _analysis_commands(sub) -> None:
+    """report, compare."""
     s = sub.add_parser("report", help="HTML report with interactive plots, PNG and PDF figures")
     s.add_argument("runs", nargs="+", metavar="RUN", help="run id, hash prefix or file")
     s.add_argument("-o", "--output", default="effbench-report", help="directory to write")
     s.add_argument("--no-static", action="store_true", help="HTML only, no PNG/PDF")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_report)
 
     s = sub.add_parser("compare", help="ratios B/A per benchmark and size; exit 1 on a "
@@ -267,9 +283,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compare runs whose options change what is measured (default: refuse)")
     s.add_argument("--min-bytes", type=int, default=0, help="ignore rows with fewer bytes")
     s.add_argument("--only-changes", action="store_true", help="print flagged rows only")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_compare)
 
+
+def _run_command(sub) -> None:
+    """run: effbench under mpirun/srun, then stored."""
     s = sub.add_parser("run", help="run effbench under mpirun/srun with a progress bar, then "
                        "store the result")
     s.add_argument("--np", type=int, default=2, help="process count (default 2)")
@@ -287,29 +306,33 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--overwrite", action="store_true",
                    help="replace the --json FILE and its .txt if they exist (default: refuse)")
     s.add_argument("--report", default=None, metavar="DIR", help="also write a report to DIR")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.add_argument("component", metavar="COMPONENT")
     s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
     s.set_defaults(func=cmd_run)
 
-    simulate.add_parser(sub, db_help)
 
+def _series_commands(sub) -> None:
+    """history, check: a run against the runs of its series."""
     s = sub.add_parser("history", help="a run's series over time: its headline values and chosen "
                        "rows (docs/results.md)")
     s.add_argument("run", metavar="RUN")
     s.add_argument("--last", type=int, default=10, help="runs to show (default 10)")
     s.add_argument("--benchmark", default=None, help="also follow this benchmark's rows")
     s.add_argument("--bytes", type=int, default=None, help="only at this message length")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_history)
 
     s = sub.add_parser("check", help="exit 1 when a value of RUN leaves the band of its baseline")
     s.add_argument("run", metavar="RUN")
     s.add_argument("--baseline", default="last:10", help="last:N, the N runs of the series "
                    "before RUN (default last:10)")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_check)
 
+
+def _nodes_command(sub) -> None:
+    """nodes: the node-pair matrix with one rank per node."""
     s = sub.add_parser("nodes", help="the node-pair matrix (effbench nodes) with one rank on each "
                        "of N nodes, stored (docs/cluster.md)")
     s.add_argument("--nodes", type=int, required=True, help="nodes to measure")
@@ -320,11 +343,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", default=None, help="JSON Lines file to write")
     s.add_argument("--overwrite", action="store_true", help="replace the --json FILE")
     s.add_argument("--report", default=None, metavar="DIR", help="also write a report to DIR")
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                    help="effbench nodes options after --, e.g. -- --bytes 1048576")
     s.set_defaults(func=cmd_nodes)
 
+
+def _web_commands(sub) -> None:
+    """serve, token: the web application and its API tokens."""
     s = sub.add_parser("serve", help="web application: browse, compare, upload (docs/web.md)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                    "127.0.0.1; put a TLS proxy in front for a public server)")
@@ -333,7 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="largest accepted upload in MiB (default 64)")
     s.add_argument("--log-level", default="info",
                    choices=("critical", "error", "warning", "info", "debug"))
-    s.add_argument("--db", help=db_help)
+    s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_serve)
 
     s = sub.add_parser("token", help="API tokens of the web application (admin command)")
@@ -341,14 +367,13 @@ def build_parser() -> argparse.ArgumentParser:
     t = tsub.add_parser("create", help="create a token and print it (only this once)")
     t.add_argument("name", help="who the token is for; runs record it as their uploader")
     t.add_argument("--admin", action="store_true", help="may delete any run")
-    t.add_argument("--db", help=db_help)
+    t.add_argument("--db", help=DB_HELP)
     t = tsub.add_parser("list", help="list tokens (never their secrets)")
-    t.add_argument("--db", help=db_help)
+    t.add_argument("--db", help=DB_HELP)
     t = tsub.add_parser("revoke", help="revoke a token; its runs keep naming it")
     t.add_argument("name")
-    t.add_argument("--db", help=db_help)
+    t.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_token)
-    return p
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -161,31 +161,33 @@ def find_effbench(explicit: str | None) -> str | None:
     return shutil.which("effbench")
 
 
-def run_effbench(args) -> int:
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
-    from sqlalchemy.exc import SQLAlchemyError
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
-    from .importers import parse_file
-    from .store.db import Store, StoreError, database_error
 
-    console = Console(stderr=True, highlight=False)
+@dataclass
+class Launch:
+    """The command that runs effbench, its environment and the files it writes."""
 
-    def say(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
+    cmd: list[str]
+    env: dict[str, str]
+    json_path: Path
+    text_path: Path
 
+
+def plan_launch(args) -> Launch | None:
+    """The launch that ARGS ask for, or None after saying why there is none."""
     binary = find_effbench(args.effbench)
     if not binary:
         say("effbench-results: error: no effbench executable: use --effbench PATH, "
             "set EFFBENCH or put effbench on PATH")
-        return 2
+        return None
     try:
         launcher = choose_launcher(getattr(args, "launcher", None), dict(os.environ))
         prefix = launch_prefix(launcher, args.np, getattr(args, "nodes", None), args.mpiexec)
     except LaunchError as exc:
         say(f"effbench-results: error: {exc}")
-        return 2
+        return None
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     json_path = Path(args.json or f"effbench-{args.component}-{stamp}.jsonl").resolve()
     text_path = json_path.with_suffix(".txt")
@@ -195,7 +197,7 @@ def run_effbench(args) -> int:
     if existing and not args.overwrite:
         say(f"effbench-results: error: {existing[0]} exists: choose another --json FILE, or "
             "--overwrite to replace it and its .txt file")
-        return 2
+        return None
     json_path.unlink(missing_ok=True)
     extra = list(args.args)
     if extra and extra[0] == "--":
@@ -205,23 +207,33 @@ def run_effbench(args) -> int:
     if os.geteuid() == 0:
         for key, value in OPENMPI_ROOT_ENV.items():
             env.setdefault(key, value)
+    return Launch(cmd, env, json_path, text_path)
 
-    say(f"running: {shlex.join(cmd)}")
-    follower = JsonlFollower(json_path)
-    state = ProgressState()
-    started = time.monotonic()
+
+def follow_run(launch: Launch) -> tuple[int, str | None, str] | None:
+    """Run LAUNCH with a progress bar fed by its growing JSON Lines file: (exit code, the end
+    record's status, what it wrote to stderr), or None after saying that it did not start."""
     import tempfile
-    with open(text_path, "wb") as text_out, tempfile.TemporaryFile() as err_out, Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-            MofNCompleteColumn(), TextColumn("{task.fields[unit]}"), TimeElapsedColumn(),
-            TextColumn("left"), TimeRemainingColumn(), console=console,
-            transient=False) as progress:
+
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
+                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+
+    console = Console(stderr=True, highlight=False)
+    follower = JsonlFollower(launch.json_path)
+    state = ProgressState()
+    with open(launch.text_path, "wb") as text_out, tempfile.TemporaryFile() as err_out, \
+            Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                     MofNCompleteColumn(), TextColumn("{task.fields[unit]}"),
+                     TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                     console=console, transient=False) as progress:
         task = progress.add_task("starting", total=None, unit="rows")
         try:
-            proc = subprocess.Popen(cmd, stdout=text_out, stderr=err_out, env=env)
+            proc = subprocess.Popen(launch.cmd, stdout=text_out, stderr=err_out,
+                                    env=launch.env)
         except OSError as exc:
-            say(f"effbench-results: error: cannot start {cmd[0]}: {exc.strerror}")
-            return 2
+            say(f"effbench-results: error: cannot start {launch.cmd[0]}: {exc.strerror}")
+            return None
         while True:
             finished = proc.poll() is not None
             records = follower.new_records()
@@ -237,8 +249,20 @@ def run_effbench(args) -> int:
         stderr = err_out.read().decode(errors="replace")
         if state.total is None:
             progress.update(task, total=state.done)
-    status = state.status
-    code = proc.returncode
+    return proc.returncode, state.status, stderr
+
+
+def run_effbench(args) -> int:
+    launch = plan_launch(args)
+    if launch is None:
+        return 2
+    json_path, text_path = launch.json_path, launch.text_path
+    say(f"running: {shlex.join(launch.cmd)}")
+    started = time.monotonic()
+    outcome = follow_run(launch)
+    if outcome is None:
+        return 2
+    code, status, stderr = outcome
     if stderr:
         sys.stderr.write(stderr)
     elapsed = time.monotonic() - started
@@ -249,6 +273,17 @@ def run_effbench(args) -> int:
                else "; no JSON Lines file was written")
             + f"; its output is in {text_path}")
         return code if code not in (0, None) else 2
+    return store_run(args, launch, elapsed)
+
+
+def store_run(args, launch: Launch, elapsed: float) -> int:
+    """Import the finished run, say where it is, and write its report if asked to."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .importers import parse_file
+    from .store.db import Store, StoreError, database_error
+
+    json_path, text_path = launch.json_path, launch.text_path
     try:
         parsed = parse_file(json_path, "jsonl")
         with Store(args.db) as store:

@@ -4,7 +4,6 @@ record, exactly as the C program writes them."""
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
@@ -41,6 +40,20 @@ class FormatError(Exception):
         self.reason = reason
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {reason}")
+
+
+def line_of(path: str | Path, value: Any) -> int | None:
+    """The first line of the file PATH on which VALUE (its first 60 characters) stands, for
+    messages about a text format; None when there is none or the file cannot be read."""
+    needle = str(value)[:60]
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for lineno, line in enumerate(f, start=1):
+                if needle in line:
+                    return lineno
+    except OSError:
+        return None
+    return None
 
 
 @dataclass
@@ -86,60 +99,6 @@ class ParsedRun:
         canonical = json.dumps(self.records(), sort_keys=True, separators=(",", ":"),
                                allow_nan=False)
         return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-# What the store's columns hold (python/effbench/store/models.py): integer fields of records by
-# the largest value of their column (INTEGER, BIGINT).
-INT32_MAX, INT64_MAX = 2**31 - 1, 2**63 - 1
-INT_LIMITS = {
-    "run": {"procs": INT32_MAX},
-    "result": {"procs": INT32_MAX, "group": INT32_MAX, "bytes": INT64_MAX,
-               "repetitions": INT64_MAX, "defects": INT64_MAX},
-}
-
-
-@functools.cache
-def string_limits() -> dict[str, dict[str, int]]:
-    """Per record type, the string fields the store keeps in columns of limited length, with
-    the columns' lengths (`uname.X`: field X of the run's uname)."""
-    from .store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
-
-    def length(column) -> int:
-        return column.type.length
-    return {
-        "run": {"tool": length(Run.tool), "version": length(Run.tool_version),
-                "start": length(Run.start), "mpi_version": length(MpiLibrary.mpi_version),
-                "uname.sysname": length(Machine.sysname),
-                "uname.nodename": length(Machine.nodename),
-                "uname.release": length(Machine.release),
-                "uname.version": length(Machine.version),
-                "uname.machine": length(Machine.arch)},
-        "result": {"benchmark": length(Benchmark.name), "mode": length(Measurement.mode)},
-        "end": {"status": length(Run.status)},
-    }
-
-
-def store_problem(rec: dict[str, Any]) -> tuple[str, str, Any] | None:
-    """Why the store could not keep a field of REC as it is, checked before the import so that
-    no database has to refuse it (PostgreSQL would, SQLite would not): (field, reason,
-    value), or None."""
-    rtype = rec.get("type")
-    for name, limit in string_limits().get(rtype, {}).items():
-        value: Any = rec
-        for part in name.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
-        if value is None:
-            continue
-        if not isinstance(value, str):
-            return name, f"must be a string, not {value!r}", value
-        if len(value) > limit:
-            return (name, f"is {len(value)} characters long; the store keeps at most {limit}",
-                    value)
-    for name, limit in INT_LIMITS.get(rtype, {}).items():
-        value = rec.get(name)
-        if is_int(value) and value > limit:
-            return name, f"is {value}, more than the store keeps ({limit} at most)", value
-    return None
 
 
 def _reject_constant(name: str) -> Any:

@@ -1,8 +1,9 @@
 /* b_eff averaging (../shared/beff-spec.md "Values and averaging"): pure
  * functions of the measured values, shared by the protocol, the JSON
  * summary and the unit tests. */
-#include "beff/beff.h"
+#include "beff/beff_analysis.h"
 
+#include "core/error.h"
 #include "core/nodemap.h"
 #include "core/stats.h"
 
@@ -43,7 +44,7 @@ void beff_logavg_groups(const beff_run *r, const double *v, double *rings, doubl
 
 void beff_summarize(const beff_run *r, beff_summary *s)
 {
-    double *v = malloc((size_t)r->npat * sizeof *v);
+    double *v = eb_malloc((size_t)r->npat * sizeof *v);
     for (int p = 0; p < r->npat; p++)
         v[p] = beff_avg_len(r, p, -1);
     beff_logavg_groups(r, v, &s->b_rings, &s->b_random, &s->b_eff);

@@ -27,6 +27,8 @@ void beff_print_help(FILE *f)
             "  --resume FILE          continue the --json FILE of an interrupted run with the\n"
             "                         same options: measure what is missing and append\n"
             "  --check, -check        verify every byte of every message (untimed pass)\n"
+            "  --progress             the progress line on stderr also when it is not a\n"
+            "                         terminal (under mpirun, which gives ranks a pipe)\n"
             "  -h, --help             this text\n");
 }
 
@@ -64,6 +66,8 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
             o->help = 1;
         } else if (strcmp(a, "--check") == 0 || strcmp(a, "-check") == 0) {
             o->check = 1;
+        } else if (strcmp(a, "--progress") == 0) {
+            o->progress = 1;
         } else if (strcmp(a, "--split-nonblocking") == 0) {
             o->split_nonblocking = 1;
         } else if (is_opt(a, "--mem-per-proc")) {

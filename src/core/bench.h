@@ -29,9 +29,15 @@ enum {
     EB_F_AGGR_ONLY = 1u << 8,     /* one table, labelled MODE: AGGREGATE */
     EB_F_NONAGGR_ONLY = 1u << 9,  /* one table, labelled MODE: NON-AGGREGATE */
     EB_F_NO_WARMUP = 1u << 10,    /* no warm-up repetitions (IMB-IO has none) */
+    EB_F_REP_SYNC = 1u << 11,     /* IMB 2021's -sync 0|1 applies: each repetition timed on
+                                     its own (IMB-MPI1 / IMB-NBC collectives but barriers) */
+    EB_F_EVEN_PROCS = 1u << 12,   /* even process counts only (Uniband, Biband) */
 };
 
 #define EB_MAX_EXTRA 8
+
+#define EB_N_BARR 2   /* barriers before each timed loop */
+#define EB_N_WARMUP 2 /* untimed repetitions at sizeof(assign_type) before a process set's first length */
 
 typedef struct eb_ctx eb_ctx;
 typedef struct eb_row eb_row;

@@ -6,9 +6,6 @@
 #include "core/bench.h"
 #include "core/options.h"
 
-#define EB_N_BARR 2   /* barriers before each timed loop */
-#define EB_N_WARMUP 2 /* untimed repetitions at sizeof(assign_type) before a process set's first length */
-
 /* The whole run of an IMB component (`effbench mpi1 ...` / IMB-MPI1 ...):
  * options, plan, measurement, reports.  Returns the exit status. */
 int eb_imb_run(const eb_imb_family *family, int argc, char **argv);
@@ -16,5 +13,10 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv);
 /* Find a benchmark of a component by name, case-insensitively; a "Multi-"
  * prefix selects the multiple mode (*multi = 1).  NULL if unknown. */
 const eb_bench *eb_find_bench(const char *component, const char *name, int *multi);
+
+/* Make family f a component (`effbench NAME`, its program name as alias,
+ * f->summary, f->order) whose main is eb_imb_run(f, ...).  From a
+ * constructor (EB_CONSTRUCTOR), like every registration. */
+void eb_register_imb_family(const eb_imb_family *f);
 
 #endif

@@ -1,6 +1,7 @@
 #include "core/options.h"
 
 #include "core/error.h"
+#include "core/imb2021_options.h"
 #include "core/procsets.h"
 #include "core/sysinfo.h"
 #include "core/text.h"
@@ -27,6 +28,8 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->thread_level = -1;
     o->repeat = 1;
     o->epsilon = 0.02;
+    eb_imb2021_init(&o->imb21);
+    o->family_opts = f->options_new ? f->options_new() : NULL;
 }
 
 static void free_list(char **a, int n)
@@ -42,6 +45,9 @@ void eb_imb_options_free(eb_imb_options *o)
     free_list(o->include, o->ninclude);
     free_list(o->exclude, o->nexclude);
     eb_sizes_free(&o->msglen);
+    if (o->family && o->family->options_free)
+        o->family->options_free(o->family_opts);
+    o->family_opts = NULL;
 }
 
 void eb_push_names(char ***arr, int *n, const char *arg)
@@ -218,12 +224,6 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
                 return eb_err(err, errlen, "-repeat %s: expected a positive number of timed loops", val);
             o->repeat = (int)v;
             i++;
-        } else if (!strcmp(a, "-sync")) {
-            NEED_VALUE();
-            if (strcmp(val, "barrier") && strcmp(val, "window"))
-                return eb_err(err, errlen, "-sync %s: expected barrier or window", val);
-            o->sync_window = val[0] == 'w';
-            i++;
         } else if (!strcmp(a, "-quick")) {
             o->quick = 1;
         } else if (!strcmp(a, "-epsilon")) {
@@ -242,7 +242,9 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             o->resume = a[2] == 'r';
             i++;
         } else if (is_option(a)) {
-            int r = o->family->parse_option ? o->family->parse_option(o, argc, argv, &i, err, errlen) : 0;
+            int r = eb_imb2021_parse(o, argc, argv, &i, err, errlen);
+            if (r == 0 && o->family->parse_option)
+                r = o->family->parse_option(o, argc, argv, &i, err, errlen);
             if (r < 0)
                 return -1;
             if (r == 0)
@@ -260,7 +262,9 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
         return eb_err(err, errlen, "-sync window and -repeat exclude each other");
     if (msglog_given && o->msglen_file)
         return eb_err(err, errlen, "-msglog and -msglen exclude each other");
-    return 0;
+    if (msglog_given && o->imb21.msgsize_given)
+        return eb_err(err, errlen, "-msglog and -msgsize exclude each other");
+    return eb_imb2021_finish(o, err, errlen);
 }
 
 int eb_imb_apply_input(eb_imb_options *o, const char *text, const char *fname,
@@ -335,14 +339,16 @@ void eb_imb_print_help(const eb_imb_family *f)
            "                            adds a defects column; timings not for publication\n"
            "  -repeat N                 time each row N times; report medians, the loops'\n"
            "                            min, max and spread (default 1: IMB's table)\n"
-           "  -sync barrier|window      window: start every repetition at an agreed global\n"
-           "                            time (offset-corrected clocks), per-repetition maxima\n"
+           "  -sync_method barrier|window  window: start every repetition at an agreed\n"
+           "                            global time (offset-corrected clocks), per-repetition\n"
+           "                            maxima (also -sync barrier|window)\n"
            "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n"
            "  --resume FILE             continue a crashed --json FILE: measure only the\n"
            "                            rows missing from it and append them\n",
            f->program, f->component, f->iter.msgspersample, f->iter.overall_vol / 1048576,
            f->iter.msgs_nonaggr, eb_iter_policy_name(f->iter.policy), f->iter.secs,
            EB_DEFAULT_MEM_GB, f->minmsglog, f->maxmsglog);
+    eb_imb2021_print_help(f);
     if (f->help_extra)
         fputs(f->help_extra, stdout);
 }

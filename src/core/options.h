@@ -12,6 +12,29 @@
 
 struct eb_imb_options;
 
+/* IMB 2021's -data_type / -red_data_type (core/imb2021_options.c). */
+typedef enum { EB_DT_BYTE, EB_DT_CHAR, EB_DT_INT, EB_DT_FLOAT, EB_DT_DOUBLE, EB_DT_N } eb_dtype;
+/* IMB 2021's -aggregate_mode: both tables (multi, the guide's), or one. */
+typedef enum { EB_AGGR_BOTH, EB_AGGR_ONLY_AGGREGATE, EB_AGGR_ONLY_NONAGGREGATE } eb_aggr_mode;
+
+/* The options IMB 2021.11 added to the 4.0 guide's.  -1 ("not given")
+ * keeps the guide's behaviour, which effbench follows by default. */
+typedef struct {
+    int root_shift;      /* -1: root i % np (guide); 0: root 0; 1: root shifts by one */
+    int sync;            /* -1: the guide's loop timing; 0/1: each repetition timed on its
+                            own (collectives), 1 with a barrier after each one */
+    int imb_barrier;     /* 1: IMB's dissemination barrier instead of MPI_Barrier */
+    int zero_size;       /* 0: no 0-byte row */
+    int warm_up;         /* -1: the guide's N_WARMUP; 0: none; 1: IMB 2021's per length */
+    int msg_pause;       /* 1: pause after each length (a tenth of its time, >= 0.1 s) */
+    eb_dtype data_type, red_data_type;
+    int window_size;     /* -window_size (Uni_band / Bi_band), IMB's default 256 */
+    eb_aggr_mode aggregate_mode;
+    int list;            /* -list: print the benchmark list and stop */
+    int msgsize_given;   /* -msgsize: lengths given on the command line */
+    unsigned given;      /* bit per IMB 2021 option given (run record) */
+} eb_imb2021;
+
 /* An IMB component: its name, banner and IMB_settings defaults. */
 typedef struct eb_imb_family {
     const char *component;  /* "mpi1" */
@@ -30,6 +53,14 @@ typedef struct eb_imb_family {
      * has no MPI_Datatype lines); NULL: "message length". */
     const char *size_label;
     int default_npmin;      /* smallest process count without -npmin; 0: IMB-MPI1's 2 */
+    /* The component eb_register_imb_family makes: its `effbench --help` line
+     * and place in that list. */
+    const char *summary;
+    int order;
+    /* Optional: the family's own settings (family_opts), made with their
+     * defaults for every parse and freed with the options. */
+    void *(*options_new)(void);
+    void (*options_free)(void *family_opts);
 } eb_imb_family;
 
 typedef struct eb_imb_options {
@@ -50,7 +81,8 @@ typedef struct eb_imb_options {
     int thread_level;              /* requested MPI_THREAD_*, -1 if not given */
     int check;                     /* -check */
     int repeat;                    /* -repeat N: timed loops per row (1 = IMB) */
-    int sync_window;               /* -sync window (1) or barrier (0, IMB) */
+    int sync_window;               /* -sync_method window (1) or barrier (0, IMB) */
+    eb_imb2021 imb21;              /* IMB 2021.11's options */
     int quick;                     /* `effbench quick`: loops until -epsilon is met */
     double epsilon;                /* quick: relative standard error to reach */
     int time_given;                /* -time was on the command line */

@@ -1,10 +1,12 @@
 /* IMB-MPI1 collective benchmarks (the user guide's "Collective Benchmarks"):
  * MPI_BYTE for data movement, MPI_FLOAT with MPI_SUM for reductions, the
- * root i % num_procs in repetition i for rooted operations.  The operations
+ * root i % num_procs in repetition i for rooted operations (IMB 2021's
+ * -data_type, -red_data_type and -root_shift change these).  The operations
  * themselves (arguments, extents, checks) are shared with IMB-NBC. */
 #include "imb/coll.h"
 
 #include "core/error.h"
+#include "core/imb2021_options.h"
 #include "core/registry.h"
 
 #include <limits.h>
@@ -55,13 +57,14 @@ static int coll_prepare(eb_ctx *c)
     if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER) {
         st->counts = eb_malloc((size_t)c->size * sizeof(int));
         st->displs = eb_malloc((size_t)c->size * sizeof(int));
+        /* counts and displacements in elements of the operation's type */
+        size_t unit = eb_imb_unit(c->opt, c->bench);
         if (k == EB_COLL_REDUCE_SCATTER) {
-            eb_reduce_scatter_split((long)(c->x / sizeof(float)), c->size, st->counts,
-                                    st->displs);
+            eb_reduce_scatter_split((long)(c->x / unit), c->size, st->counts, st->displs);
         } else {
             for (int j = 0; j < c->size; j++) {
-                st->counts[j] = (int)c->x;
-                st->displs[j] = j * (int)c->x;
+                st->counts[j] = (int)(c->x / unit);
+                st->displs[j] = j * (int)(c->x / unit);
             }
         }
     }
@@ -93,49 +96,53 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
 {
     const eb_coll_state *st = c->priv;
     char *s = eb_sbuf(c, i), *r = eb_rbuf(c, i);
-    int x = (int)c->x, root = (int)(i % c->size), nf = x / (int)sizeof(float);
+    const eb_imb2021 *t = &c->opt->imb21;
+    MPI_Datatype dt = eb_dtype_mpi(t->data_type), rt = eb_dtype_mpi(t->red_data_type);
+    /* x counts elements of the data type, nf of the reduction type */
+    int x = (int)(c->x / eb_dtype_size(t->data_type)), root = eb_imb_root(c, i),
+        nf = (int)(c->x / eb_dtype_size(t->red_data_type));
     MPI_Comm comm = c->comm;
     switch (eb_coll_kind_of(c)) {
     case EB_COLL_BCAST: /* the root sends from its send buffer, the others receive */
-        ISSUE(MPI_Bcast, MPI_Ibcast, c->rank == root ? s : r, x, MPI_BYTE, root, comm);
+        ISSUE(MPI_Bcast, MPI_Ibcast, c->rank == root ? s : r, x, dt, root, comm);
         break;
     case EB_COLL_ALLGATHER:
-        ISSUE(MPI_Allgather, MPI_Iallgather, s, x, MPI_BYTE, r, x, MPI_BYTE, comm);
+        ISSUE(MPI_Allgather, MPI_Iallgather, s, x, dt, r, x, dt, comm);
         break;
     case EB_COLL_ALLGATHERV:
-        ISSUE(MPI_Allgatherv, MPI_Iallgatherv, s, x, MPI_BYTE, r, st->counts, st->displs,
-              MPI_BYTE, comm);
+        ISSUE(MPI_Allgatherv, MPI_Iallgatherv, s, x, dt, r, st->counts, st->displs,
+              dt, comm);
         break;
     case EB_COLL_GATHER:
-        ISSUE(MPI_Gather, MPI_Igather, s, x, MPI_BYTE, r, x, MPI_BYTE, root, comm);
+        ISSUE(MPI_Gather, MPI_Igather, s, x, dt, r, x, dt, root, comm);
         break;
     case EB_COLL_GATHERV:
-        ISSUE(MPI_Gatherv, MPI_Igatherv, s, x, MPI_BYTE, r, st->counts, st->displs, MPI_BYTE,
+        ISSUE(MPI_Gatherv, MPI_Igatherv, s, x, dt, r, st->counts, st->displs, dt,
               root, comm);
         break;
     case EB_COLL_SCATTER:
-        ISSUE(MPI_Scatter, MPI_Iscatter, s, x, MPI_BYTE, r, x, MPI_BYTE, root, comm);
+        ISSUE(MPI_Scatter, MPI_Iscatter, s, x, dt, r, x, dt, root, comm);
         break;
     case EB_COLL_SCATTERV:
-        ISSUE(MPI_Scatterv, MPI_Iscatterv, s, st->counts, st->displs, MPI_BYTE, r, x, MPI_BYTE,
+        ISSUE(MPI_Scatterv, MPI_Iscatterv, s, st->counts, st->displs, dt, r, x, dt,
               root, comm);
         break;
     case EB_COLL_ALLTOALL:
-        ISSUE(MPI_Alltoall, MPI_Ialltoall, s, x, MPI_BYTE, r, x, MPI_BYTE, comm);
+        ISSUE(MPI_Alltoall, MPI_Ialltoall, s, x, dt, r, x, dt, comm);
         break;
     case EB_COLL_ALLTOALLV:
-        ISSUE(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts, st->displs, MPI_BYTE, r, st->counts,
-              st->displs, MPI_BYTE, comm);
+        ISSUE(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts, st->displs, dt, r, st->counts,
+              st->displs, dt, comm);
         break;
     case EB_COLL_REDUCE:
-        ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, MPI_FLOAT, MPI_SUM, root, comm);
+        ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, rt, MPI_SUM, root, comm);
         break;
     case EB_COLL_REDUCE_SCATTER:
-        ISSUE(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, MPI_FLOAT, MPI_SUM,
+        ISSUE(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, rt, MPI_SUM,
               comm);
         break;
     case EB_COLL_ALLREDUCE:
-        ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, MPI_FLOAT, MPI_SUM, comm);
+        ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, rt, MPI_SUM, comm);
         break;
     case EB_COLL_BARRIER:
         ISSUE(MPI_Barrier, MPI_Ibarrier, comm);
@@ -151,8 +158,9 @@ static long coll_check(eb_ctx *c, long i)
 {
     const eb_coll_state *st = c->priv;
     const char *r = eb_rbuf(c, i);
-    size_t x = c->x, nf = x / sizeof(float);
-    int root = (int)(i % c->size), me = c->rank, np = c->size;
+    eb_dtype rt = c->opt->imb21.red_data_type;
+    size_t x = c->x, nf = x / eb_dtype_size(rt);
+    int root = eb_imb_root(c, i), me = c->rank, np = c->size;
     long bad = 0;
     switch (eb_coll_kind_of(c)) {
     case EB_COLL_BCAST:
@@ -179,14 +187,13 @@ static long coll_check(eb_ctx *c, long i)
         break;
     case EB_COLL_REDUCE:
         if (me == root)
-            bad = eb_check_float_sum((const float *)r, nf, np, 0);
+            bad = eb_check_reduction(r, nf, rt, np, 0);
         break;
     case EB_COLL_ALLREDUCE:
-        bad = eb_check_float_sum((const float *)r, nf, np, 0);
+        bad = eb_check_reduction(r, nf, rt, np, 0);
         break;
     case EB_COLL_REDUCE_SCATTER:
-        bad = eb_check_float_sum((const float *)r, (size_t)st->counts[me], np,
-                                 (size_t)st->displs[me]);
+        bad = eb_check_reduction(r, (size_t)st->counts[me], rt, np, (size_t)st->displs[me]);
         break;
     case EB_COLL_BARRIER:
     case EB_COLL_N:
@@ -221,6 +228,8 @@ void eb_coll_describe(eb_coll_bench *cb)
 {
     cb->b.cls = EB_COLLECTIVE;
     cb->b.flags |= kind_traits[cb->kind].flags;
+    if (cb->kind != EB_COLL_BARRIER)
+        cb->b.flags |= EB_F_REP_SYNC;
     cb->b.extents = kind_traits[cb->kind].extents;
     cb->b.prepare = coll_prepare;
     cb->b.check = coll_check;

@@ -232,25 +232,13 @@ static const eb_imb_family ext_family = {
              .policy = EB_ITER_DYNAMIC, .secs = 10.0},
     .minmsglog = 0,
     .maxmsglog = 22,
-};
-
-static int ext_main(const eb_component *self, int argc, char **argv)
-{
-    (void)self;
-    return eb_imb_run(&ext_family, argc, argv);
-}
-
-static const eb_component ext_component = {
-    .name = "ext",
-    .aliases = {"IMB-EXT"},
     .summary = "IMB-EXT: one-sided communication with fence epochs (MPI-2)",
     .order = 20,
-    .main = ext_main,
 };
 
 EB_CONSTRUCTOR(register_ext)
 {
-    eb_register_component(&ext_component);
+    eb_register_imb_family(&ext_family);
     for (size_t i = 0; i < sizeof ext_benches / sizeof ext_benches[0]; i++)
         eb_register_bench(&ext_benches[i]);
 }

@@ -9,14 +9,19 @@
  * (tiled view for _indv, offsets for _expl, a shared pointer for _shared),
  * or the i-th portion of a process's own file (S_, _priv).  Writes end
  * with IMB's assured completion MPI_File_sync / MPI_Barrier / MPI_File_sync,
- * after every transfer (non-aggregate) or after all M (aggregate). */
-#include "imb/io.h"
+ * after every transfer (non-aggregate) or after all M (aggregate).
+ *
+ * Here: the benchmark table, the transfers, their timing and checks; the
+ * file of a process set is io_file.c's, the family and its options are
+ * io_family.c's. */
+#include "imb/io_file.h"
+#include "imb/io_family.h"
+#include "imb/io_util.h"
 
 #include "core/bench.h"
 #include "core/cpu_exploit.h"
 #include "core/driver.h"
 #include "core/error.h"
-#include "core/text.h"
 #include "core/overlap.h"
 #include "core/registry.h"
 #include "core/repeat.h"
@@ -26,112 +31,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { IO_S, IO_P, IO_C } io_class;         /* single, parallel, collective */
-typedef enum { IO_WRITE, IO_READ, IO_NONE } io_access;
-typedef enum { IO_INDV, IO_EXPL, IO_SHARED, IO_PRIV } io_pointer;
-
-typedef struct {
-    io_class cls;
-    io_access acc;
-    io_pointer ptr;
-    int nb; /* nonblocking flavour */
-} io_kind;
-
-/* ---- family options ------------------------------------------------------ */
-
-typedef struct {
-    const char *filename;  /* IMB_settings_io.h FILENAME */
-    const char *info_file; /* --info: hints for every MPI_File_open */
-    eb_io_hints hints;
-    double cpu_secs;       /* TARGET_CPU_SECS */
-} io_opts;
-
-static io_opts io_options = {.filename = "IMB_out", .cpu_secs = 0.1};
-
-static int io_parse_option(eb_imb_options *o, int argc, char **argv, int *i, char *err,
-                           size_t errlen)
-{
-    const char *a = argv[*i];
-    int known = !strcmp(a, "-filename") || !strcmp(a, "--info") || !strcmp(a, "--target-cpu-secs");
-    if (!known)
-        return 0;
-    if (*i + 1 >= argc)
-        return eb_err(err, errlen, "option %s needs a value", a);
-    const char *val = argv[++*i];
-    o->family_opts = &io_options;
-    if (!strcmp(a, "-filename")) {
-        if (!*val)
-            return eb_err(err, errlen, "-filename: empty file name");
-        io_options.filename = val;
-    } else if (!strcmp(a, "--info")) {
-        char *text = eb_read_file(val, "--info", err, errlen);
-        if (!text)
-            return -1;
-        eb_io_hints_free(&io_options.hints);
-        int rc = eb_io_parse_hints(text, val, &io_options.hints, err, errlen);
-        free(text);
-        if (rc)
-            return -1;
-        io_options.info_file = val;
-    } else {
-        char *end;
-        errno = 0;
-        double s = strtod(val, &end);
-        if (end == val || *end || errno || !(s > 0) || s > 100)
-            return eb_err(err, errlen, "--target-cpu-secs %s: expected seconds in (0, 100]", val);
-        io_options.cpu_secs = s;
-    }
-    return 1;
-}
-
-static void io_print_settings(const eb_imb_options *o)
-{
-    (void)o;
-    printf("#\n# IMB-IO file: %s (MPI_MODE_CREATE | MPI_MODE_RDWR; _g<group> in multiple mode,\n"
-           "# _<rank> for per-process files; deleted at the end)\n", io_options.filename);
-    if (io_options.hints.n > 0) {
-        printf("# File info hints from %s:", io_options.info_file);
-        for (int i = 0; i < io_options.hints.n; i++)
-            printf(" %s=%s", io_options.hints.key[i], io_options.hints.value[i]);
-        printf("\n");
-    } else {
-        printf("# File info hints: MPI_INFO_NULL\n");
-    }
-    printf("# Nonblocking flavours: CPU exploit of TARGET_CPU_SECS %g s per transfer "
-           "(%.0f Mflop/s on rank 0)\n", io_options.cpu_secs, eb_cpu_mflops());
-}
-
 /* ---- the benchmark table ----------------------------------------------------- */
 
 #define IO_NBENCH 37
 static eb_bench benches[IO_NBENCH];
-static io_kind kinds[IO_NBENCH];
+static eb_io_kind kinds[IO_NBENCH];
 static char names[IO_NBENCH][24];
 
-static const io_kind *kind_of(const eb_ctx *c) { return &kinds[c->bench - benches]; }
+static const eb_io_kind *kind_of(const eb_ctx *c) { return &kinds[c->bench - benches]; }
 
-/* S_ and _priv work on a file of their own, opened for MPI_COMM_SELF. */
-static int own_file(const io_kind *k) { return k->cls == IO_S || k->ptr == IO_PRIV; }
-
-/* ---- per process set: the file --------------------------------------------- */
-
-typedef struct {
-    const io_kind *k;
-    MPI_Comm fcomm;       /* file communicator */
-    int frank;            /* rank in it */
-    int nio, iorank;      /* processes sharing a portion X, and my index */
-    int owner;            /* read files hold BUF_VALUE(owner, i) at int i */
-    char name[4096];
-    MPI_Info info;
-    MPI_File fh;
-    MPI_Datatype view;    /* tiled file type of _indv, or MPI_DATATYPE_NULL */
-    size_t off, len;      /* my part of X */
-    size_t stride;        /* file bytes from one repetition's data to the next */
-    long nblocks;         /* read files: repetitions with data (indices wrap) */
-    size_t filled;        /* read files: bytes written so far */
-    unsigned char *tmp;   /* -check: data read back */
-    int used;             /* a length ran: the file exists */
-} io_state;
+/* ---- the CPU exploit of the I-flavours ---------------------------------------- */
 
 static eb_cpu_work cpu_work;
 static double cpu_dedicated; /* seconds of cpu_work run undisturbed */
@@ -164,214 +73,52 @@ static void calibrate_cpu(double target)
     cpu_dedicated = dedicated_time();
 }
 
-static void mpi_message(int rc, char *buf, size_t n)
-{
-    char s[MPI_MAX_ERROR_STRING + 1];
-    int len = 0;
-    MPI_Error_string(rc, s, &len);
-    size_t k = (size_t)len < n - 1 ? (size_t)len : n - 1;
-    memcpy(buf, s, k);
-    buf[k] = '\0';
-}
-
-/* An I/O call failed after the file was set up: not a user error we could
- * have foreseen, so the job ends with the reason. */
-static void check_rc(int rc, const char *what, const io_state *st)
-{
-    if (rc != MPI_SUCCESS) {
-        char s[MPI_MAX_ERROR_STRING];
-        mpi_message(rc, s, sizeof s);
-        eb_abort("%s on %s failed: %s", what, st->name, s);
-    }
-}
-
+/* The file of the table, and the CPU exploit of the I-flavours, calibrated
+ * once. */
 static int io_open_set(eb_ctx *c, char *err, size_t errlen)
 {
-    io_state *st = eb_calloc(1, sizeof *st);
-    c->priv = st;
-    st->k = kind_of(c);
-    int own = own_file(st->k);
-    st->fcomm = own ? MPI_COMM_SELF : c->comm;
-    MPI_Comm_rank(st->fcomm, &st->frank);
-    st->nio = st->k->cls == IO_S ? 1 : c->size;
-    st->iorank = st->k->cls == IO_S ? 0 : c->rank;
-    st->owner = own ? st->iorank : 0;
-    st->fh = MPI_FILE_NULL;
-    st->view = MPI_DATATYPE_NULL;
-    st->info = MPI_INFO_NULL;
-    int wrank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    if (eb_io_file_name(st->name, sizeof st->name, io_options.filename,
-                        c->multi >= 0 ? c->group : -1, own ? wrank : -1))
-        return eb_err(err, errlen, "-filename %s: name too long", io_options.filename);
-    if (io_options.hints.n > 0) {
-        MPI_Info_create(&st->info); /* User_Set_Info */
-        for (int i = 0; i < io_options.hints.n; i++)
-            MPI_Info_set(st->info, io_options.hints.key[i], io_options.hints.value[i]);
-    }
-    /* The guide's step 2: delete a leftover file by opening it with
-     * MPI_MODE_DELETE_ON_CLOSE and closing it; this also proves the place
-     * writable before any benchmark runs. */
-    if (st->frank == 0) {
-        MPI_File fh;
-        int rc = MPI_File_open(MPI_COMM_SELF, st->name,
-                               MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
-                               st->info, &fh);
-        if (rc != MPI_SUCCESS) {
-            char s[MPI_MAX_ERROR_STRING];
-            mpi_message(rc, s, sizeof s);
-            int cls = 0;
-            MPI_Error_class(rc, &cls);
-            return eb_err(err, errlen, "IMB-IO file %s: cannot create it: %s%s", st->name, s,
-                          cls == MPI_ERR_ACCESS ? " (is its directory writable?)" : "");
-        }
-        MPI_File_close(&fh);
-    }
-    if (st->k->nb && !cpu_ready) {
-        calibrate_cpu(io_options.cpu_secs);
+    if (eb_io_open_set(c, kind_of(c), err, errlen) != 0)
+        return -1;
+    if (kind_of(c)->nb && !cpu_ready) {
+        calibrate_cpu(eb_io_options_of(c->opt)->cpu_secs);
         cpu_ready = 1;
     }
     return 0;
-}
-
-static void io_close_set(eb_ctx *c)
-{
-    io_state *st = c->priv;
-    if (!st)
-        return;
-    if (st->fh != MPI_FILE_NULL)
-        MPI_File_close(&st->fh);
-    if (st->used)
-        MPI_Barrier(st->fcomm); /* nobody has it open any more */
-    if (st->frank == 0)
-        MPI_File_delete(st->name, MPI_INFO_NULL); /* may not exist: ignore */
-    if (st->info != MPI_INFO_NULL)
-        MPI_Info_free(&st->info);
-    free(st);
-    c->priv = NULL;
-}
-
-static void open_file(io_state *st)
-{
-    check_rc(MPI_File_open(st->fcomm, st->name, MPI_MODE_CREATE | MPI_MODE_RDWR, st->info,
-                           &st->fh), "MPI_File_open", st);
-}
-
-/* The guide's "View (IMB-IO)": disp 0, native, etype MPI_BYTE; _indv on a
- * common file sees only its own block of every X-byte tile. */
-static void set_view(io_state *st, size_t x)
-{
-    MPI_Datatype ftype = MPI_BYTE;
-    if (st->k->ptr == IO_INDV && !own_file(st->k) && st->len > 0) {
-        if (st->view == MPI_DATATYPE_NULL) {
-            MPI_Datatype block;
-            int blen = (int)st->len;
-            MPI_Aint disp = (MPI_Aint)st->off;
-            MPI_Type_create_hindexed(1, &blen, &disp, MPI_BYTE, &block);
-            MPI_Type_create_resized(block, 0, (MPI_Aint)x, &st->view);
-            MPI_Type_commit(&st->view);
-            MPI_Type_free(&block);
-        }
-        ftype = st->view;
-    }
-    check_rc(MPI_File_set_view(st->fh, 0, MPI_BYTE, ftype, "native", st->info),
-             "MPI_File_set_view", st);
-}
-
-/* IMB's assured completion of writes. */
-static void assure(io_state *st)
-{
-    MPI_File_sync(st->fh);
-    MPI_Barrier(st->fcomm);
-    MPI_File_sync(st->fh);
-}
-
-/* Read benchmarks: the file holds BUF_VALUE(owner, i) for every int i of
- * the first nblocks repetitions (written by the file's rank 0, untimed). */
-static void fill_read_file(eb_ctx *c, io_state *st)
-{
-    long base = eb_n_sample_base(&c->opt->iter, c->x, c->aggregate);
-    st->nblocks = base > 0 ? base : 1;
-    size_t need = (size_t)st->nblocks * st->stride;
-    if (need > st->filled) {
-        if (st->frank == 0) {
-            size_t chunk = 1 << 20, pos = st->filled;
-            unsigned char *buf = eb_malloc(chunk);
-            while (pos < need) {
-                size_t n = need - pos < chunk ? need - pos : chunk;
-                eb_io_fill(buf, n, st->owner, pos);
-                check_rc(MPI_File_write_at(st->fh, (MPI_Offset)pos, buf, (int)n, MPI_BYTE,
-                                           MPI_STATUS_IGNORE), "preparing the read file", st);
-                pos += n;
-            }
-            free(buf);
-        }
-        st->filled = need;
-    }
-    assure(st);
-}
-
-static int io_prepare(eb_ctx *c)
-{
-    io_state *st = c->priv;
-    eb_io_portion(c->x, st->nio, st->iorank, &st->off, &st->len);
-    st->stride = own_file(st->k) ? st->len : c->x;
-    if (st->k->acc == IO_WRITE)
-        for (long s = 0; s < c->s.slots; s++)
-            eb_io_fill(eb_sbuf(c, s), st->len, st->iorank, 0);
-    open_file(st);
-    st->used = 1;
-    if (st->k->acc == IO_READ)
-        fill_read_file(c, st);
-    set_view(st, c->x);
-    st->tmp = eb_malloc(c->x > 0 ? c->x : 1);
-    return 0;
-}
-
-static void io_release(eb_ctx *c)
-{
-    io_state *st = c->priv;
-    if (st->fh != MPI_FILE_NULL)
-        MPI_File_close(&st->fh);
-    if (st->view != MPI_DATATYPE_NULL)
-        MPI_Type_free(&st->view);
-    free(st->tmp);
-    st->tmp = NULL;
 }
 
 /* ---- transfers ------------------------------------------------------------- */
 
 /* Repetition i's block: writes never reuse one (disjoint sections); reads
  * cycle through the prepared ones. */
-static long block_of(const io_state *st, long i)
+static long block_of(const eb_io_state *st, long i)
 {
     return st->k->acc == IO_READ ? i % st->nblocks : i;
 }
 
 /* Put the file pointer of pointer-based access at block b. */
-static void position(eb_ctx *c, io_state *st, long b)
+static void position(eb_ctx *c, eb_io_state *st, long b)
 {
     if (st->k->ptr == IO_SHARED)
-        check_rc(MPI_File_seek_shared(st->fh, (MPI_Offset)((size_t)b * c->x), MPI_SEEK_SET),
-                 "MPI_File_seek_shared", st);
+        eb_io_check_rc(MPI_File_seek_shared(st->fh, (MPI_Offset)((size_t)b * c->x), MPI_SEEK_SET),
+                       "MPI_File_seek_shared", st);
     else if (st->k->ptr != IO_EXPL)
-        check_rc(MPI_File_seek(st->fh, (MPI_Offset)((size_t)b * st->len), MPI_SEEK_SET),
-                 "MPI_File_seek", st);
+        eb_io_check_rc(MPI_File_seek(st->fh, (MPI_Offset)((size_t)b * st->len), MPI_SEEK_SET),
+                       "MPI_File_seek", st);
 }
 
 /* File offset of this rank's part of block b (its disjoint section). */
-static MPI_Offset file_offset(const eb_ctx *c, const io_state *st, long b)
+static MPI_Offset file_offset(const eb_ctx *c, const eb_io_state *st, long b)
 {
     size_t len;
-    return (MPI_Offset)eb_io_section(c->x, st->nio, st->iorank, own_file(st->k), b, &len);
+    return (MPI_Offset)eb_io_section(c->x, st->nio, st->iorank, eb_io_own_file(st->k), b, &len);
 }
 
 enum { BLOCKING, NONBLOCKING, OVERLAPPED };
 
 /* One elementary I/O action of repetition i on block b. */
-static void transfer(eb_ctx *c, io_state *st, long i, long b, int how)
+static void transfer(eb_ctx *c, eb_io_state *st, long i, long b, int how)
 {
-    const io_kind *k = st->k;
+    const eb_io_kind *k = st->k;
     int coll = k->cls == IO_C, cnt = (int)st->len, rc;
     MPI_Offset at = file_offset(c, st, b);
     MPI_Status status;
@@ -399,7 +146,7 @@ static void transfer(eb_ctx *c, io_state *st, long i, long b, int how)
                 rc = coll ? MPI_File_read_all(st->fh, buf, cnt, MPI_BYTE, &status)
                           : MPI_File_read(st->fh, buf, cnt, MPI_BYTE, &status);
         }
-        check_rc(rc, k->acc == IO_WRITE ? "writing" : "reading", st);
+        eb_io_check_rc(rc, k->acc == IO_WRITE ? "writing" : "reading", st);
         return;
     }
     /* nonblocking: initiate, (exploit the CPU), complete */
@@ -426,7 +173,7 @@ static void transfer(eb_ctx *c, io_state *st, long i, long b, int how)
             rc = coll ? MPI_File_read_all_begin(st->fh, buf, cnt, MPI_BYTE)
                       : MPI_File_iread(st->fh, buf, cnt, MPI_BYTE, &req);
     }
-    check_rc(rc, "starting nonblocking I/O", st);
+    eb_io_check_rc(rc, "starting nonblocking I/O", st);
     if (how == OVERLAPPED)
         eb_cpu_run(&cpu_work);
     if (!coll)
@@ -439,12 +186,12 @@ static void transfer(eb_ctx *c, io_state *st, long i, long b, int how)
         rc = k->ptr == IO_EXPL     ? MPI_File_read_at_all_end(st->fh, buf, &status)
              : k->ptr == IO_SHARED ? MPI_File_read_ordered_end(st->fh, buf, &status)
                                    : MPI_File_read_all_end(st->fh, buf, &status);
-    check_rc(rc, "completing nonblocking I/O", st);
+    eb_io_check_rc(rc, "completing nonblocking I/O", st);
 }
 
 /* n repetitions from index first (file pointers already at block_of(first)
  * unless seek), each writes' assured completion per mode. */
-static void transfers(eb_ctx *c, io_state *st, long first, long n, int how, int seek)
+static void transfers(eb_ctx *c, eb_io_state *st, long first, long n, int how, int seek)
 {
     if (seek)
         position(c, st, block_of(st, first));
@@ -454,23 +201,23 @@ static void transfers(eb_ctx *c, io_state *st, long first, long n, int how, int 
             position(c, st, 0); /* reads cycle through the prepared blocks */
         transfer(c, st, i, b, how);
         if (st->k->acc == IO_WRITE && !c->aggregate)
-            assure(st);
+            eb_io_assure(st);
     }
     if (st->k->acc == IO_WRITE && c->aggregate)
-        assure(st);
+        eb_io_assure(st);
 }
 
 /* Warm-up-free probes and the -check pass; the checked pass of an
  * I-flavour verifies its nonblocking routines. */
 static void io_kernel(eb_ctx *c, long first, long n)
 {
-    io_state *st = c->priv;
+    eb_io_state *st = c->priv;
     transfers(c, st, first, n, st->k->nb && c->checking ? NONBLOCKING : BLOCKING, 1);
 }
 
 /* Seconds per repetition of n repetitions from block 0: the pointers are
  * set and the group synchronised outside the timed region. */
-static double timed(eb_ctx *c, io_state *st, long n, int how)
+static double timed(eb_ctx *c, eb_io_state *st, long n, int how)
 {
     position(c, st, 0);
     MPI_Barrier(c->comm);
@@ -481,15 +228,15 @@ static double timed(eb_ctx *c, io_state *st, long n, int how)
 
 static double io_measure(eb_ctx *c, long n)
 {
-    io_state *st = c->priv;
+    eb_io_state *st = c->priv;
     double t_pure = timed(c, st, n, BLOCKING);
     if (!st->k->nb)
         return t_pure;
     /* the guide: t_pure from the blocking benchmark, close and reopen the
      * file, resynchronise, then the nonblocking run against the CPU kernel */
     MPI_File_close(&st->fh);
-    open_file(st);
-    set_view(st, c->x);
+    eb_io_open_file(st);
+    eb_io_set_view(st, c->x);
     /* t_CPU: the calibrated work run dedicated now, in this row's
      * conditions (a busy node makes the start-up figure stale) */
     double t_cpu = eb_cpu_run(&cpu_work);
@@ -508,7 +255,7 @@ static double io_measure(eb_ctx *c, long n)
 /* Shared-pointer reads: which rank reads which part of block b is up to the
  * library, but together the ranks read the block exactly once.  Rank 0
  * gathers every rank's part and checks that they tile the file's block. */
-static long check_read_shared(eb_ctx *c, io_state *st, const void *got, long b)
+static long check_read_shared(eb_ctx *c, eb_io_state *st, const void *got, long b)
 {
     size_t x = c->x, *lens = NULL;
     int *counts = NULL, *displs = NULL;
@@ -544,8 +291,8 @@ static long check_read_shared(eb_ctx *c, io_state *st, const void *got, long b)
 
 static long io_check(eb_ctx *c, long iter)
 {
-    io_state *st = c->priv;
-    const io_kind *k = st->k;
+    eb_io_state *st = c->priv;
+    const eb_io_kind *k = st->k;
     long b = block_of(st, iter);
     int shuffled = k->ptr == IO_SHARED && k->cls != IO_C; /* order not defined */
     size_t x = c->x;
@@ -559,8 +306,8 @@ static long io_check(eb_ctx *c, long iter)
     if (shuffled) {
         if (c->rank != 0)
             return 0;
-        check_rc(MPI_File_read_at(st->fh, (MPI_Offset)((size_t)b * x), st->tmp, (int)x, MPI_BYTE,
-                                  MPI_STATUS_IGNORE), "reading back", st);
+        eb_io_check_rc(MPI_File_read_at(st->fh, (MPI_Offset)((size_t)b * x), st->tmp, (int)x,
+                                        MPI_BYTE, MPI_STATUS_IGNORE), "reading back", st);
         size_t *lens = eb_malloc((size_t)st->nio * sizeof *lens), o;
         for (int r = 0; r < st->nio; r++)
             eb_io_portion(x, st->nio, r, &o, &lens[r]);
@@ -570,10 +317,10 @@ static long io_check(eb_ctx *c, long iter)
     }
     /* _indv on the common file reads back through its tiled view, the
      * others at the section's file offset */
-    MPI_Offset at = k->ptr == IO_INDV && !own_file(k) ? (MPI_Offset)((size_t)b * st->len)
+    MPI_Offset at = k->ptr == IO_INDV && !eb_io_own_file(k) ? (MPI_Offset)((size_t)b * st->len)
                                                       : file_offset(c, st, b);
-    check_rc(MPI_File_read_at(st->fh, at, st->tmp, (int)st->len, MPI_BYTE, MPI_STATUS_IGNORE),
-             "reading back", st);
+    eb_io_check_rc(MPI_File_read_at(st->fh, at, st->tmp, (int)st->len, MPI_BYTE, MPI_STATUS_IGNORE),
+                   "reading back", st);
     return eb_io_check(st->tmp, st->len, st->iorank, 0);
 }
 
@@ -590,7 +337,7 @@ static void oc_extents(size_t x, int np, size_t *s_len, size_t *r_len)
 
 static int oc_prepare(eb_ctx *c)
 {
-    ((io_state *)c->priv)->used = 1;
+    ((eb_io_state *)c->priv)->used = 1;
     for (long s = 0; s < c->s.slots; s++)
         eb_io_fill(eb_sbuf(c, s), EB_IO_UNIT, c->rank, 0);
     return 0;
@@ -598,13 +345,13 @@ static int oc_prepare(eb_ctx *c)
 
 static void oc_kernel(eb_ctx *c, long first, long n)
 {
-    io_state *st = c->priv;
+    eb_io_state *st = c->priv;
     for (long i = first; i < first + n; i++) {
-        check_rc(MPI_File_open(c->comm, st->name, MPI_MODE_CREATE | MPI_MODE_RDWR, st->info,
-                               &st->fh), "MPI_File_open", st);
-        check_rc(MPI_File_write(st->fh, eb_sbuf(c, i), 1, MPI_BYTE, MPI_STATUS_IGNORE),
-                 "MPI_File_write", st);
-        check_rc(MPI_File_close(&st->fh), "MPI_File_close", st);
+        eb_io_check_rc(MPI_File_open(c->comm, st->name, MPI_MODE_CREATE | MPI_MODE_RDWR, st->info,
+                                     &st->fh), "MPI_File_open", st);
+        eb_io_check_rc(MPI_File_write(st->fh, eb_sbuf(c, i), 1, MPI_BYTE, MPI_STATUS_IGNORE),
+                       "MPI_File_write", st);
+        eb_io_check_rc(MPI_File_close(&st->fh), "MPI_File_close", st);
     }
 }
 
@@ -612,16 +359,16 @@ static void oc_kernel(eb_ctx *c, long first, long n)
 static long oc_check(eb_ctx *c, long iter)
 {
     (void)iter;
-    io_state *st = c->priv;
+    eb_io_state *st = c->priv;
     if (c->rank != 0)
         return 0;
     MPI_File fh;
     unsigned char got = 0;
     MPI_Status status;
     int count = 0;
-    check_rc(MPI_File_open(MPI_COMM_SELF, st->name, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
-             "MPI_File_open", st);
-    check_rc(MPI_File_read_at(fh, 0, &got, 1, MPI_BYTE, &status), "reading back", st);
+    eb_io_check_rc(MPI_File_open(MPI_COMM_SELF, st->name, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
+                   "MPI_File_open", st);
+    eb_io_check_rc(MPI_File_read_at(fh, 0, &got, 1, MPI_BYTE, &status), "reading back", st);
     MPI_Get_count(&status, MPI_BYTE, &count);
     MPI_File_close(&fh);
     for (int r = 0; r < c->size && count == 1; r++)
@@ -638,45 +385,11 @@ static const eb_column overlap_columns[] = {
     {EB_COL_EXTRA + 2, "t_CPU[usec]"},  {EB_COL_EXTRA + 3, "overlap[%]"},
     {0, NULL}};
 
-static const eb_imb_family io_family = {
-    .component = "io",
-    .program = "IMB-IO",
-    .part = "MPI-IO part",
-    .iter = {.msgspersample = 50, .overall_vol = 16L * 1048576L, .msgs_nonaggr = 10,
-             .policy = EB_ITER_DYNAMIC, .secs = 10.0},
-    .minmsglog = 0,
-    .maxmsglog = 24,
-    .parse_option = io_parse_option,
-    .print_settings = io_print_settings,
-    .help_extra = "IMB-IO options:\n"
-                  "  -filename NAME            file name (default IMB_out, current directory)\n"
-                  "  --info FILE               MPI_Info hints for every MPI_File_open,\n"
-                  "                            one 'key value' per line, # comments\n"
-                  "  --target-cpu-secs S       CPU exploit per nonblocking transfer\n"
-                  "                            (TARGET_CPU_SECS, default 0.1)\n",
-    .size_label = "io portion",
-    .default_npmin = 1, /* IMB-IO runs Q = 1, 2, 4, ..., P */
-};
-
-static int io_main(const eb_component *self, int argc, char **argv)
-{
-    (void)self;
-    return eb_imb_run(&io_family, argc, argv);
-}
-
-static const eb_component io_component = {
-    .name = "io",
-    .aliases = {"IMB-IO"},
-    .summary = "IMB-IO: MPI-IO benchmarks (S_, P_, C_ Write/Read, I-flavours, Open_Close)",
-    .order = 30,
-    .main = io_main,
-};
-
-static void add_bench(int *n, io_class cls, io_access acc, io_pointer ptr, int nb)
+static void add_bench(int *n, eb_io_class cls, eb_io_access acc, eb_io_pointer ptr, int nb)
 {
     static const char *ptr_names[] = {"Indv", "Expl", "Shared", "Priv"};
     int i = (*n)++;
-    kinds[i] = (io_kind){cls, acc, ptr, nb};
+    kinds[i] = (eb_io_kind){cls, acc, ptr, nb};
     snprintf(names[i], sizeof names[i], "%c_%s%s_%s", "SPC"[cls], nb ? "I" : "",
              acc == IO_WRITE ? "Write" : "Read", ptr_names[ptr]);
     eb_bench *b = &benches[i];
@@ -684,9 +397,9 @@ static void add_bench(int *n, io_class cls, io_access acc, io_pointer ptr, int n
                     .cls = cls == IO_S ? EB_SINGLE_TRANSFER
                            : cls == IO_P ? EB_PARALLEL_TRANSFER : EB_COLLECTIVE,
                     .fixed_procs = cls == IO_S ? 1 : 0, .nmsg = nb ? 0 : 1,
-                    .prepare = io_prepare, .kernel = io_kernel, .check = io_check,
-                    .release = io_release, .measure = io_measure, .open_set = io_open_set,
-                    .close_set = io_close_set};
+                    .prepare = eb_io_prepare, .kernel = io_kernel, .check = io_check,
+                    .release = eb_io_release, .measure = io_measure, .open_set = io_open_set,
+                    .close_set = eb_io_close_set};
     /* writes: aggregate and non-aggregate; reads: one (aggregate) table as
      * IMB prints it; nonblocking flavours: non-aggregate only (the guide) */
     b->flags = EB_F_NO_WARMUP |
@@ -703,23 +416,22 @@ static void add_bench(int *n, io_class cls, io_access acc, io_pointer ptr, int n
 EB_CONSTRUCTOR(register_io)
 {
     /* IMB's list order (IMB_bnames_io.h): writes, then reads, then Open_Close */
-    static const struct { io_class cls; io_pointer ptr; } shapes[] = {
+    static const struct { eb_io_class cls; eb_io_pointer ptr; } shapes[] = {
         {IO_S, IO_INDV}, {IO_S, IO_EXPL}, {IO_P, IO_INDV}, {IO_P, IO_SHARED}, {IO_P, IO_PRIV},
         {IO_P, IO_EXPL}, {IO_C, IO_INDV}, {IO_C, IO_SHARED}, {IO_C, IO_EXPL}};
     int n = 0;
     for (int acc = IO_WRITE; acc <= IO_READ; acc++)
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
             for (int nb = 0; nb <= 1; nb++)
-                add_bench(&n, shapes[s].cls, (io_access)acc, shapes[s].ptr, nb);
-    kinds[n] = (io_kind){IO_C, IO_NONE, IO_EXPL, 0};
+                add_bench(&n, shapes[s].cls, (eb_io_access)acc, shapes[s].ptr, nb);
+    kinds[n] = (eb_io_kind){IO_C, IO_NONE, IO_EXPL, 0};
     snprintf(names[n], sizeof names[n], "Open_Close");
     benches[n] = (eb_bench){.component = "io", .name = names[n], .order = 100 + 10 * n,
                             .cls = EB_COLLECTIVE, .flags = EB_F_NO_BYTES | EB_F_NO_WARMUP,
                             .extents = oc_extents, .prepare = oc_prepare, .kernel = oc_kernel,
                             .check = oc_check, .open_set = io_open_set,
-                            .close_set = io_close_set};
+                            .close_set = eb_io_close_set};
     n++;
     for (int i = 0; i < n; i++)
         eb_register_bench(&benches[i]);
-    eb_register_component(&io_component);
 }

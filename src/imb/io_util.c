@@ -1,4 +1,4 @@
-#include "imb/io.h"
+#include "imb/io_util.h"
 
 #include "core/error.h"
 #include "core/text.h"

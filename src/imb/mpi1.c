@@ -1,5 +1,5 @@
-/* IMB-MPI1: the family's IMB_settings.h standard-mode values and its entry
- * point.  The benchmarks register themselves from p2p.c, coll.c, ... */
+/* IMB-MPI1: the family record (IMB_settings.h standard-mode values, its
+ * component).  The benchmarks register themselves from p2p.c, coll.c, ... */
 #include "core/driver.h"
 #include "core/registry.h"
 
@@ -11,20 +11,8 @@ static const eb_imb_family mpi1_family = {
              .policy = EB_ITER_DYNAMIC, .secs = 10.0},
     .minmsglog = 0,
     .maxmsglog = 22,
-};
-
-static int mpi1_main(const eb_component *self, int argc, char **argv)
-{
-    (void)self;
-    return eb_imb_run(&mpi1_family, argc, argv);
-}
-
-static const eb_component mpi1_component = {
-    .name = "mpi1",
-    .aliases = {"IMB-MPI1"},
     .summary = "IMB-MPI1: point-to-point and collective benchmarks",
     .order = 10,
-    .main = mpi1_main,
 };
 
-EB_CONSTRUCTOR(register_mpi1) { eb_register_component(&mpi1_component); }
+EB_CONSTRUCTOR(register_mpi1) { eb_register_imb_family(&mpi1_family); }

@@ -1,8 +1,10 @@
 /* IMB-MPI1 point-to-point benchmarks: PingPong, PingPing (and their
  * SpecificSource variants), Sendrecv, Exchange, as the IMB user guide
- * defines them.  MPI_BYTE data; the receiving side of PingPong and PingPing
- * uses MPI_ANY_SOURCE, the SpecificSource variants the partner's rank. */
+ * defines them.  MPI_BYTE data (IMB 2021's -data_type chooses another); the
+ * receiving side of PingPong and PingPing uses MPI_ANY_SOURCE, the
+ * SpecificSource variants the partner's rank. */
 #include "core/bench.h"
+#include "core/imb2021_options.h"
 #include "core/registry.h"
 
 #define TAG 1000
@@ -11,16 +13,21 @@ static int partner(const eb_ctx *c) { return 1 - c->rank; }
 static int left(const eb_ctx *c) { return (c->rank - 1 + c->size) % c->size; }
 static int right(const eb_ctx *c) { return (c->rank + 1) % c->size; }
 
+/* The message: x bytes as elements of -data_type (MPI_BYTE by default). */
+static MPI_Datatype dtype(const eb_ctx *c) { return eb_dtype_mpi(c->opt->imb21.data_type); }
+static int count(const eb_ctx *c) { return (int)(c->x / eb_dtype_size(c->opt->imb21.data_type)); }
+
 static void pingpong(eb_ctx *c, long first, long n, int source)
 {
-    int peer = partner(c), x = (int)c->x;
+    int peer = partner(c), x = count(c);
+    MPI_Datatype dt = dtype(c);
     for (long i = first; i < first + n; i++) {
         if (c->rank == 0) {
-            MPI_Send(eb_sbuf(c, i), x, MPI_BYTE, peer, TAG, c->comm);
-            MPI_Recv(eb_rbuf(c, i), x, MPI_BYTE, source, TAG, c->comm, MPI_STATUS_IGNORE);
+            MPI_Send(eb_sbuf(c, i), x, dt, peer, TAG, c->comm);
+            MPI_Recv(eb_rbuf(c, i), x, dt, source, TAG, c->comm, MPI_STATUS_IGNORE);
         } else {
-            MPI_Recv(eb_rbuf(c, i), x, MPI_BYTE, source, TAG, c->comm, MPI_STATUS_IGNORE);
-            MPI_Send(eb_sbuf(c, i), x, MPI_BYTE, peer, TAG, c->comm);
+            MPI_Recv(eb_rbuf(c, i), x, dt, source, TAG, c->comm, MPI_STATUS_IGNORE);
+            MPI_Send(eb_sbuf(c, i), x, dt, peer, TAG, c->comm);
         }
     }
 }
@@ -30,11 +37,12 @@ static void pingpong_specific(eb_ctx *c, long first, long n) { pingpong(c, first
 
 static void pingping(eb_ctx *c, long first, long n, int source)
 {
-    int peer = partner(c), x = (int)c->x;
+    int peer = partner(c), x = count(c);
+    MPI_Datatype dt = dtype(c);
     MPI_Request req;
     for (long i = first; i < first + n; i++) {
-        MPI_Isend(eb_sbuf(c, i), x, MPI_BYTE, peer, TAG, c->comm, &req);
-        MPI_Recv(eb_rbuf(c, i), x, MPI_BYTE, source, TAG, c->comm, MPI_STATUS_IGNORE);
+        MPI_Isend(eb_sbuf(c, i), x, dt, peer, TAG, c->comm, &req);
+        MPI_Recv(eb_rbuf(c, i), x, dt, source, TAG, c->comm, MPI_STATUS_IGNORE);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
     }
 }
@@ -49,9 +57,10 @@ static long check_from_partner(eb_ctx *c, long i)
 
 static void sendrecv(eb_ctx *c, long first, long n)
 {
-    int x = (int)c->x, l = left(c), r = right(c);
+    int x = count(c), l = left(c), r = right(c);
+    MPI_Datatype dt = dtype(c);
     for (long i = first; i < first + n; i++)
-        MPI_Sendrecv(eb_sbuf(c, i), x, MPI_BYTE, r, TAG, eb_rbuf(c, i), x, MPI_BYTE, l, TAG,
+        MPI_Sendrecv(eb_sbuf(c, i), x, dt, r, TAG, eb_rbuf(c, i), x, dt, l, TAG,
                      c->comm, MPI_STATUS_IGNORE);
 }
 
@@ -71,14 +80,15 @@ static void exchange_extents(size_t x, int np, size_t *s_len, size_t *r_len)
 
 static void exchange(eb_ctx *c, long first, long n)
 {
-    int x = (int)c->x, l = left(c), r = right(c);
+    int x = count(c), l = left(c), r = right(c);
+    MPI_Datatype dt = dtype(c);
     MPI_Request req[2];
     for (long i = first; i < first + n; i++) {
         char *s = eb_sbuf(c, i), *rb = eb_rbuf(c, i);
-        MPI_Isend(s, x, MPI_BYTE, r, TAG, c->comm, &req[0]);
-        MPI_Isend(s + x, x, MPI_BYTE, l, TAG, c->comm, &req[1]);
-        MPI_Recv(rb, x, MPI_BYTE, l, TAG, c->comm, MPI_STATUS_IGNORE);
-        MPI_Recv(rb + x, x, MPI_BYTE, r, TAG, c->comm, MPI_STATUS_IGNORE);
+        MPI_Isend(s, x, dt, r, TAG, c->comm, &req[0]);
+        MPI_Isend(s + c->x, x, dt, l, TAG, c->comm, &req[1]);
+        MPI_Recv(rb, x, dt, l, TAG, c->comm, MPI_STATUS_IGNORE);
+        MPI_Recv(rb + c->x, x, dt, r, TAG, c->comm, MPI_STATUS_IGNORE);
         MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     }
 }

@@ -11,7 +11,8 @@ enum sk_variation { SK_VAR_NONE, SK_VAR_LENGTH, SK_VAR_NODES, SK_VAR_CHUNKS };
 enum sk_scale { SK_FIXED_LINEAR, SK_FIXED_LOG, SK_DYNAMIC_LINEAR, SK_DYNAMIC_LOG };
 enum sk_sync { SK_SYNC_BARRIER, SK_SYNC_WINDOW };
 
-/* The suite keys, in Figure 1's order, plus effbench's Synchronization. */
+/* The suite keys, in Figure 1's order, plus effbench's Synchronization
+ * (their names and values: skampi/suite_keys.h). */
 enum sk_key {
     SK_TYPE, SK_BASETYPE_NUMBER, SK_SEND_DATATYPE_NUMBER, SK_RECEIVE_DATATYPE_NUMBER,
     SK_VARIATION, SK_SCALE, SK_MAX_REPETITION, SK_MIN_REPETITION, SK_MULTIPLE_OF,
@@ -20,7 +21,6 @@ enum sk_key {
     SK_MAX_STEPS, SK_MIN_DISTANCE, SK_MAX_DISTANCE, SK_STANDARD_ERROR, SK_SYNCHRONIZATION,
     SK_NKEYS
 };
-extern const char *const sk_key_names[SK_NKEYS];
 
 /* Suite defaults (Default_Value). */
 #define SK_DEF_MIN_REPETITION 8
@@ -80,12 +80,5 @@ typedef struct {
  * Returns 0, or -1 with "path:line: ..." in err. */
 int sk_config_parse(const char *text, const char *path, sk_config *c, char *err, size_t errlen);
 void sk_config_free(sk_config *c);
-
-/* "path:LINE: suite 'NAME': key 'KEY': " prefix for messages about a key. */
-int sk_suite_err(const sk_config *c, const sk_suite *s, enum sk_key k, char *err, size_t errlen,
-                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-const char *sk_variation_name(enum sk_variation v);
-const char *sk_scale_name(enum sk_scale s);
 
 #endif

@@ -1,6 +1,6 @@
-/* The datatype layer of SKaMPI (paper, section 3.2): base types from the
- * preamble (@BASETYPEn) and the datatype patterns over a base type that a
- * suite sends and receives (Send_Datatype_Number, Receive_Datatype_Number).
+/* The datatype layer of SKaMPI (paper, section 3.2): the datatype patterns
+ * over a base type (skampi/basetype.h) that a suite sends and receives
+ * (Send_Datatype_Number, Receive_Datatype_Number).
  * docs/skampi-datatypes.md has the numbering table and a picture of each
  * layout.
  *
@@ -12,35 +12,15 @@
 #ifndef SK_DATATYPES_H
 #define SK_DATATYPES_H
 
+#include "skampi/basetype.h"
+
 #include <mpi.h>
 #include <stddef.h>
 
-#define SK_BASE_MAX_TRIPLES 8
 /* Base-type elements in one element of every datatype pattern but 0: all
  * patterns have the same size. */
 #define SK_PATTERN_ELEMS 12
 #define SK_DYNAMIC_VECTOR 50 /* the paper's number (Figure 1) */
-
-/* A base type: a built-in MPI type, or a simple structure of triples
- * (count, byte offset, built-in type). */
-typedef struct {
-    int n;                        /* triples; a built-in type is one (1, 0, t) */
-    int structured;               /* written as triples */
-    int count[SK_BASE_MAX_TRIPLES];
-    long offset[SK_BASE_MAX_TRIPLES];
-    int builtin[SK_BASE_MAX_TRIPLES]; /* index into the built-in table */
-    long size;                    /* bytes of data */
-    long extent;                  /* bytes from one element to the next */
-} sk_basetype;
-
-/* Parse a @BASETYPE value; 0, or -1 and why. */
-int sk_basetype_parse(const char *text, sk_basetype *b, char *err, size_t errlen);
-/* 1 if MPI_SUM is defined for it (a numeric built-in type), else 0 and why. */
-int sk_basetype_reducible(const char *text, char *err, size_t errlen);
-
-/* Store the integer v as one element of a numeric built-in base type at p
- * (the values --check reduces; small integers are exact in every type). */
-void sk_base_store(const sk_basetype *b, void *p, long v);
 
 /* 0 if datatype pattern `number` exists, else -1 and why. */
 int sk_dt_check(int number, char *err, size_t errlen);

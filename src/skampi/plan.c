@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "skampi/datatypes.h"
 #include "skampi/instances.h"
+#include "skampi/suite_keys.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #define EB_SKAMPI_PLAN_H
 
 #include "skampi/config.h"
-#include "skampi/measure.h"
+#include "skampi/env.h"
 #include "skampi/refine.h"
 
 #include <stddef.h>

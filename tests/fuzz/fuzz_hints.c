@@ -1,9 +1,9 @@
 /* MPI-IO hint files: IMB-IO's --info and b_eff_io's --hints, and b_eff_io's
  * partition list. */
-#include "beff/beff_io_plan.h"
+#include "beffio/beff_io_plan.h"
 #include "core/error.h"
 #include "fuzz.h"
-#include "imb/io.h"
+#include "imb/io_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

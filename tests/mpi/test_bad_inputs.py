@@ -48,7 +48,35 @@ CASES = [
     (["IMB-MPI1", "--json", "{tmp}/no/dir/out.jsonl"],
      "--json {tmp}/no/dir/out.jsonl: cannot write: No such file or directory"),
     (["IMB-MPI1", "-repeat", "0"], "-repeat 0: expected a positive number of timed loops"),
-    (["IMB-MPI1", "-sync", "foo"], "-sync foo: expected barrier or window"),
+    (["IMB-MPI1", "-sync", "foo"], "-sync foo: expected barrier or window (effbench's "
+                                   "-sync_method), or IMB 2021's on or off (1|enable|yes, 0|disable|no)"),
+    # IMB 2021.11 options (docs/imb.md)
+    (["IMB-MPI1", "-sync_method", "1"], "-sync_method 1: expected barrier or window"),
+    (["IMB-MPI1", "-sync", "window", "-sync", "1"],
+     "-sync_method window times each repetition in its own window: IMB 2021's -sync 1 does not go with it"),
+    (["IMB-MPI1", "-root_shift", "2"], "-root_shift 2: expected on or off (1|enable|yes, 0|disable|no)"),
+    (["IMB-MPI1", "-zero_size"], "option -zero_size needs a value"),
+    (["IMB-MPI1", "-data_type", "long"], "-data_type long: expected byte, char, int, float or double"),
+    (["IMB-MPI1", "-data_type", "float16"], "-data_type float16: this MPI library has no 16-bit "
+                                            "floating-point type (IMB 2021 needs MPIX_C_FLOAT16 / MPIX_C_BF16)"),
+    (["IMB-MPI1", "-red_data_type", "byte"], "-red_data_type byte: expected char, int, float or double"),
+    (["IMB-MPI1", "-contig_type", "resize"], "-contig_type resize: effbench sends the base type only "
+                                             "(-contig_type base, IMB's default); resize is not implemented"),
+    (["IMB-MPI1", "-window_size", "0"], "-window_size 0: expected a positive number of messages"),
+    (["IMB-MPI1", "-msgsize", "8,1k"], "-msgsize 8,1k: '1k' is not a message size in bytes "
+                                       "(comma-separated non-negative integers)"),
+    (["IMB-MPI1", "-msgsize", "8", "-msglog", "3"], "-msglog and -msgsize exclude each other"),
+    (["IMB-MPI1", "-aggregate_mode", "aggregate"],
+     "-aggregate_mode: IMB-MPI1 has no such option in IMB 2021.11 (IMB-RMA, IMB-EXT and IMB-IO have it)"),
+    (["IMB-MPI1", "-mem_alloc_type", "device"],
+     "-mem_alloc_type device: effbench has no GPU buffers; only cpu (ordinary host memory) is available"),
+    (["IMB-MPI1", "-load", "conf.yaml"], "-load: IMB's YAML configuration files need a yaml-cpp build; "
+                                         "effbench has none: give the options on the command line"),
+    (["IMB-NBC", "-data_type", "int"], "-data_type: IMB-NBC has no such option in IMB 2021.11 (IMB-MPI1 has it)"),
+    (["IMB-EXT", "-sync", "1"], "-sync 0|1: IMB-EXT has no such option in IMB 2021.11 "
+                                "(IMB-MPI1, IMB-NBC and IMB-RMA have it)"),
+    (["IMB-RMA", "-aggregate_mode", "both"], "-aggregate_mode both: expected aggregate, non_aggregate or multi"),
+    (["IMB-IO", "-warm_up", "maybe"], "-warm_up maybe: expected on or off (1|enable|yes, 0|disable|no)"),
     (["effbench", "mpi2"], "unknown component 'mpi2' (run `effbench --help` for the list)"),
     # IMB-NBC
     (["IMB-NBC", "-time", "x"], "-time x: expected a positive number of seconds"),

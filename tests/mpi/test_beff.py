@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+import watch
 from effb import MPI, read_jsonl, run
 
 QUICK = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05"]
@@ -90,6 +91,7 @@ def sections_in_order(text):
     return names, ends
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np_", [1, 2, 3, 4])
 def test_beff_run(np_, tmp_path):
     needs_cores(np_)
@@ -198,6 +200,7 @@ def test_beff_messages_and_rings_at_4(tmp_path):
     assert re.search(r"^ p11 one PingPong Pair +2 +2 +1\.00 +0\.50 +2  \(", r.stdout, re.M)
 
 
+@pytest.mark.asan
 def test_beff_seed_repeats_random_patterns(tmp_path):
     needs_cores(3)
 
@@ -291,3 +294,74 @@ def test_intra_and_inter_node_pingpong_figures(tmp_path):
     r = run(2, "b_eff", *QUICK, "--json", tmp_path / "one.jsonl", timeout=240)
     s = [x for x in read_jsonl(tmp_path / "one.jsonl") if x["type"] == "summary"][0]
     assert s["pingpong_inter_latency_us"] is None and "inter-node pair" not in r.stdout
+
+
+# Watching a long run (docs/beff.md): the rows of the protocol while it runs,
+# the progress line on a terminal only.
+ROW_RE = re.compile(r"^ p(\d\d) .{17} \d=\S+ +(\d) +(\d+) +(\d+) +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+$")
+TIME = r"(\d+ s|\d+ min \d\d s|\d+ h \d\d min)"
+PROGRESS = (rf"b_eff: +(\d+)% done, {TIME} elapsed, about {TIME} left \(repetition ([123])/3, "
+            r"(\d+) bytes, pattern (\d+)/(\d+)\)\x1b\[K")
+# drawn as "\r" LINE "\033[K" "\r": the cursor waits at the start of the line
+PROGRESS_RE = re.compile("\r" + PROGRESS + "\r")
+
+
+def test_beff_protocol_grows_while_it_runs(tmp_path):
+    """Output in files: the protocol file shows the head and the rows of each
+    (repetition, length) as it ends, stdout the head section; at the end both
+    hold the whole protocol as always, with the rows seen before the end."""
+    prot, out, err = tmp_path / "b.prot", tmp_path / "out.txt", tmp_path / "err.txt"
+    # 62 more (repetition, length) steps of some 50 loops each follow the first rows
+    proc = watch.start(2, "b_eff", *QUICK, "--seed", "7", "--protocol", prot, cwd=tmp_path,
+                       stdout=out, stderr=err)
+    try:
+        live, live_out = watch.read_while_alive(
+            proc, [prot, out],
+            lambda t: "\n p00 " in t[0] and "SECTION-HEAD-END" in t[1])
+    finally:
+        status = proc.wait(timeout=600)
+    assert status == 0, err.read_text()
+    final = out.read_text()
+    assert prot.read_text() == final
+    # the head section came first, and is stdout's beginning
+    head = final[:final.index("SECTION-HEAD-END\n\n") + len("SECTION-HEAD-END\n\n")]
+    assert live_out == head
+    assert live.startswith(head + "\nSECTION-MEASUREMENTS-BEGIN\n\n")
+    assert "SECTION-ELAPSED" not in live and "SECTION-MEASUREMENTS-END" not in live
+    rows = [line for line in live[len(head):].splitlines() if re.match(r" p\d\d ", line)]
+    complete = rows if live.endswith("\n") else rows[:-1]
+    assert complete and all(ROW_RE.match(r) for r in complete), complete[:3]
+    # rep 0, length 1 first; every complete row is in the final protocol as it was
+    m = ROW_RE.match(complete[0])
+    assert (m.group(1), m.group(2), m.group(3)) == ("00", "0", "1")
+    section = final.split("SECTION-MEASUREMENTS-BEGIN")[1].split("SECTION-MEASUREMENTS-END")[0]
+    assert "\n".join(complete) + "\n" in section
+    assert "% done" not in err.read_text()  # no progress line into a file
+
+
+def test_beff_progress_line_on_a_terminal(tmp_path):
+    status, drawn = watch.on_terminal("b_eff", *QUICK, "--seed", "7", cwd=tmp_path,
+                                      stdout=tmp_path / "out.txt")
+    assert status == 0, drawn[-2000:]
+    text = drawn.decode()
+    lines = PROGRESS_RE.findall(text)
+    assert lines, text[:500]
+    # the whole terminal output is progress lines and the final erase
+    assert PROGRESS_RE.sub("", text) == "\x1b[K"
+    done = [int(x[0]) for x in lines]
+    assert done == sorted(done) and done[-1] == 100 and lines[-1][2] == "0 s"
+    assert (lines[-1][3], lines[-1][4]) == ("3", "32768") and lines[-1][5] == lines[-1][6]
+    out = (tmp_path / "out.txt").read_text()
+    assert "% done" not in out and "\r" not in out and LINE_RE.match(out.splitlines()[-1])
+
+
+def test_beff_progress_line_on_request_not_in_files(tmp_path):
+    """Under mpiexec stderr is a pipe: no line unless --progress asks for it."""
+    r = run(2, "b_eff", *QUICK)
+    assert r.returncode == 0, r
+    assert "% done" not in r.stderr
+    r = run(2, "b_eff", *QUICK, "--progress")
+    assert r.returncode == 0, r
+    # (text mode reads "\r" as a line end)
+    assert re.search(f"^{PROGRESS}$", r.stderr, re.M) and r.stderr.endswith("\x1b[K")
+    assert "% done" not in r.stdout

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+import watch
 from effb import BUILD, MPI, env, mpiexec, read_jsonl, run
 
 MIB = 1048576
@@ -176,8 +177,10 @@ def check_run(r, js, np, parts, T, rewrite0=False):
     assert summ["errors"] == 0 and summ["valid"] is False
     assert m.group(1) == f"{summ['b_eff_io_mb_per_s']:.3f}" and int(m.group(2)) == best
     assert m.group(3) == f"{tpart / 60:.1f}"
+    # ... printed with the partition that has it, which need not be the new formula's best
+    best21 = max(parts, key=lambda n: values[n][1])
     assert f" b_eff_io (release 2.1 formula sqrt(W*R)) = {summ['b_eff_io_rel21_mb_per_s']:8.3f} " \
-           f"MB/s on {best} processes" in r.stdout
+           f"MB/s on {best21} processes" in r.stdout
     return values, pats
 
 
@@ -215,6 +218,7 @@ def expected_files(values, pats, prefix):
     return out
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_beff_io_files_and_summary(tmp_path, np):
     d = tmp_path / "io"
@@ -401,3 +405,59 @@ def test_release21_maximum_is_its_own(tmp_path):
                   r"processes$", r.stdout, re.M)
     best = max(range(2), key=lambda i: per_part[i])
     assert (float(m.group(1)), int(m.group(2))) == (per_part[best], parts[best])
+
+
+# Watching a long run (docs/beff-io.md): stdout grows by pattern type, the
+# progress line is drawn on a terminal only.
+TIME = r"(\d+ s|\d+ min \d\d s|\d+ h \d\d min)"
+PROGRESS = (rf"b_eff_io: +(\d+)% done, {TIME} elapsed, about {TIME} left \((write|rewrite|read), "
+            r"(\d+) process(?:es)?, type ([0-4]) (scatter|shared|separate|segmented|seg-coll), "
+            r"pattern (\d+)/(\d+)\)\x1b\[K")
+
+
+def test_beff_io_output_grows_while_it_runs(tmp_path):
+    d = tmp_path / "io"
+    d.mkdir()
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    proc = watch.start(2, "b_eff_io", "-T", 6, "--mem-per-proc", 64, "--path", d, cwd=tmp_path,
+                       stdout=out, stderr=err)
+    try:
+        (live,) = watch.read_while_alive(proc, [out], lambda t: " total pattern type:" in t[0])
+    finally:
+        status = proc.wait(timeout=300)
+    assert status == 0, err.read_text()
+    final = out.read_text()
+    # the first partition's first pattern type, written before the end, as in the end
+    assert final.startswith(live) and "b_eff_io = " not in live
+    assert len(re.findall(r"^n=1   a=0 type=0 p= ?\d ", live, re.M)) == 9
+    assert "% done" not in err.read_text()
+
+
+def test_beff_io_progress_line_on_a_terminal(tmp_path):
+    d = tmp_path / "io"
+    d.mkdir()
+    status, drawn = watch.on_terminal("b_eff_io", "-T", 2, "--mem-per-proc", 64, "--path", d,
+                                      cwd=tmp_path, stdout=tmp_path / "out.txt")
+    assert status == 0, drawn[-2000:]
+    text = drawn.decode()
+    lines = re.findall("\r" + PROGRESS + "\r", text)
+    assert lines and re.sub("\r" + PROGRESS + "\r", "", text) == "\x1b[K", text[:500]
+    done = [int(x[0]) for x in lines]
+    assert done == sorted(done) and done[-1] == 100 and lines[-1][2] == "0 s"
+    # the last pattern: read, type 4, its last pattern
+    assert lines[-1][3:] == ("read", "1", "4", "seg-coll", "9", "9")
+    out = (tmp_path / "out.txt").read_text()
+    assert "% done" not in out and "\r" not in out and " b_eff_io = " in out
+
+
+def test_beff_io_progress_line_on_request_not_in_files(tmp_path):
+    d = tmp_path / "io"
+    d.mkdir()
+    r = run(2, "b_eff_io", "-T", 2, "--mem-per-proc", 64, "--path", d)
+    assert r.returncode == 0, r
+    assert "% done" not in r.stderr
+    r = run(2, "b_eff_io", "-T", 2, "--mem-per-proc", 64, "--path", d, "--progress")
+    assert r.returncode == 0, r
+    # (text mode reads "\r" as a line end)
+    assert re.search(f"^{PROGRESS}$", r.stderr, re.M) and r.stderr.endswith("\x1b[K")
+    assert "% done" not in r.stdout

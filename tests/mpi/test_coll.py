@@ -52,6 +52,7 @@ def assert_rows_match_json(blocks, results, name_prefix=""):
     assert next(it, None) is None
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", np_params([1, 2, 3, 4]))
 def test_collectives_checked(tmp_path, np):
     js = tmp_path / "coll.jsonl"
@@ -106,6 +107,7 @@ def test_default_list_and_format():
     assert text[:i].rstrip("\n").splitlines()[-1] == "#" + "-" * 51
 
 
+@pytest.mark.asan
 @busy_mpich(4)
 @pytest.mark.parametrize("outflag", ["0", "1"])
 def test_multi_checked(tmp_path, outflag):

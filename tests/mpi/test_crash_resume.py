@@ -48,10 +48,15 @@ def crash(np, program, args, js, min_rows, victim=-1, ready=None):
     assert proc.returncode != 0
     recs = read_jsonl(js)  # every line that is there parses
     assert recs[0]["type"] == "run"
-    # a rank killed: no end record, or (when mpirun's SIGTERM reached rank 0) one that says so
+    # a rank killed: no end record, or one that says so: mpirun's SIGTERM reached rank 0, or
+    # rank 0's next MPI call (a file operation with the dead rank) failed first
     if recs[-1]["type"] == "end":
-        assert recs[-1]["status"] == "terminated", recs[-1]
-        assert recs[-1]["message"].startswith("ended by SIGTERM after "), recs[-1]
+        end = recs[-1]
+        assert end["status"] in ("terminated", "error"), end
+        if end["status"] == "terminated":
+            assert end["message"].startswith("ended by SIGTERM after "), end
+        else:
+            assert end["message"], end
         recs = recs[:-1]  # --resume drops it, as it drops any trailing end record
     assert sum(r["type"] == "result" for r in recs) >= min_rows
     return recs
@@ -101,7 +106,9 @@ IMB = {
 }
 
 
-@pytest.mark.parametrize("component", sorted(IMB))
+# under ASan all but IMB-IO's, which takes 45 s there
+@pytest.mark.parametrize("component", [c if c == "io" else pytest.param(c, marks=pytest.mark.asan)
+                                       for c in sorted(IMB)])
 def test_imb_kill_a_rank_then_resume(tmp_path, shm_dir, component):
     program, args, min_rows = IMB[component]
     if component == "io":
@@ -190,6 +197,7 @@ def random_orders(stdout):
     return re.findall(r"^ p\d\d:((?: \d+)+)$", block, re.M)
 
 
+@pytest.mark.asan
 def test_beff_kill_a_rank_then_resume(tmp_path):
     from test_beff import recompute
     js = tmp_path / "crash.jsonl"
@@ -302,6 +310,7 @@ def complete_partitions(rows):
     return done
 
 
+@pytest.mark.asan
 def test_beff_io_kill_a_rank_then_resume(tmp_path, shm_dir):
     from test_beff_io import check_run
     js = tmp_path / "crash.jsonl"

@@ -32,6 +32,7 @@ def test_unknown_benchmark_names_the_name():
 # The single-option errors are in test_bad_inputs.py's table (all components).
 
 
+@pytest.mark.asan
 def test_malformed_files_name_file_and_line(tmp_path):
     lengths = tmp_path / "lengths"
     lengths.write_text("0\n1024\n4k\n")

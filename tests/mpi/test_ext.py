@@ -52,6 +52,7 @@ def expected_blocks(names, np):
     return out
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_ext_checked(tmp_path, np):
     js = tmp_path / "ext.jsonl"
@@ -169,6 +170,7 @@ def test_ext_unknown_benchmark_is_a_user_error():
                                "Accumulate"), r
 
 
+@pytest.mark.asan
 def test_ext_sync_window_keeps_aggregate_tables_imb_timed(tmp_path):
     """-sync window times one repetition per window: right for the
     non-aggregate table, wrong for M aggregated transfers under one fence, so

@@ -74,6 +74,7 @@ def header_of(name):
     return COLS_T if name.startswith("S_") else COLS_RANGE
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_every_benchmark_checked(io_dir, tmp_path, np):
     io_dir.mkdir(exist_ok=True)
@@ -129,6 +130,7 @@ PC = [n for n in ALL if n[0] in "PC"]
 assert len(PC) == 28
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [3, 4])
 def test_uneven_portions_on_every_rank_checked(io_dir, tmp_path, np):
     """Lengths where every rank holds data and the parts differ (4096, 1000,
@@ -180,6 +182,7 @@ def test_blocks_and_header_as_real_imb_io(io_dir):
     assert list(io_dir.iterdir()) == []
 
 
+@pytest.mark.asan
 def test_multi_groups_rows_and_checks(io_dir):
     io_dir.mkdir(exist_ok=True)
     r = run(4, "IMB-IO", "S_Write_Expl", "P_IRead_Priv", "C_Write_Shared", "-multi", "1",

@@ -81,6 +81,7 @@ def check_blocks(blocks, results, checked):
     assert next(it, None) is None
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", np_params([1, 2, 3, 4]))
 def test_overlap_default_checked(tmp_path, np):
     js = tmp_path / "nbc.jsonl"
@@ -104,6 +105,7 @@ def test_overlap_default_checked(tmp_path, np):
     check_blocks(blocks, [x for x in recs if x["type"] == "result"], checked=True)
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", np_params([1, 2, 3, 4]))
 def test_pure_by_include_checked(tmp_path, np):
     js = tmp_path / "pure.jsonl"
@@ -133,6 +135,7 @@ def test_pure_only_by_name(tmp_path):
     assert "  Iallgather_pure *\n" in h.stdout and "  Iallgather\n" in h.stdout
 
 
+@pytest.mark.asan
 @busy_mpich(4)
 def test_multi_checked(tmp_path):
     r = run(4, "IMB-NBC", "Multi-Iallreduce", "Multi-Ialltoall", "Multi-Ibcast_pure",

@@ -44,6 +44,7 @@ def assert_rows_match_json(blocks, results):
     assert next(it, None) is None
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_p2p_checked(tmp_path, np):
     js = tmp_path / "p2p.jsonl"
@@ -165,6 +166,7 @@ def test_multi_groups_and_map(tmp_path):
     assert b["header"][:3] == ["#bytes", "#repetitions", "t_min[usec]"]
 
 
+@pytest.mark.asan
 def test_off_cache_cycles_buffers_and_data_still_checks(tmp_path):
     js = tmp_path / "oc.jsonl"
     r = run(2, "IMB-MPI1", "PingPong", "Exchange", "-off_cache", "0.01,64", "-msglog", "12",

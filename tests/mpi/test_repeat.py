@@ -8,6 +8,7 @@ import pytest
 from effb import parse_imb, read_jsonl, run
 
 
+@pytest.mark.asan
 def test_repeat_reports_medians_and_spread(tmp_path):
     js = tmp_path / "r.jsonl"
     r = run(2, "IMB-MPI1", "PingPong", "Sendrecv", "-msglog", "4:6", "-repeat", "5",
@@ -32,6 +33,7 @@ def test_repeat_reports_medians_and_spread(tmp_path):
                             f"{rec['spread']:.2f}"]
 
 
+@pytest.mark.asan
 def test_repeat_one_is_exactly_imb(tmp_path):
     js = tmp_path / "r.jsonl"
     r = run(2, "IMB-MPI1", "PingPong", "-msglog", "2", "-iter", "10,off", "--json", js)
@@ -42,6 +44,7 @@ def test_repeat_one_is_exactly_imb(tmp_path):
     assert all("loops" not in x for x in read_jsonl(js) if x["type"] == "result")
 
 
+@pytest.mark.asan
 def test_repeat_rejects_zero():
     r = run(2, "IMB-MPI1", "-repeat", "0")
     assert r.returncode == 2
@@ -59,6 +62,7 @@ EVERY_COMPONENT = [
 ]
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("program,names", EVERY_COMPONENT, ids=lambda v: str(v))
 def test_repeat_in_every_component(program, names, tmp_path):
     js = tmp_path / "r.jsonl"
@@ -78,6 +82,7 @@ def test_repeat_in_every_component(program, names, tmp_path):
             assert rec["loop_t_min_us"][k] <= rec["loop_t_avg_us"][k] <= loops[k] * (1 + 1e-12)
 
 
+@pytest.mark.asan
 def test_repeat_own_columns_come_from_the_median_loop(tmp_path):
     """IMB-NBC's t_ovrl, t_pure, t_CPU and overlap belong together: with
     -repeat they are the median loop's (by t_ovrl), not the last loop's."""
@@ -96,6 +101,7 @@ def test_repeat_own_columns_come_from_the_median_loop(tmp_path):
         assert rec["overlap_pct"] == pytest.approx(want, rel=1e-9, abs=1e-9), rec
 
 
+@pytest.mark.asan
 def test_oversubscription_warning_names_the_fix():
     cores = os.cpu_count()
     if cores is None or cores + 1 > 4:

@@ -70,6 +70,7 @@ def expected_blocks(names, np):
     return out
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("np", [1, 2, 3, 4])
 def test_rma_checked(tmp_path, np):
     js = tmp_path / "rma.jsonl"

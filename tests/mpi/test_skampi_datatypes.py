@@ -20,6 +20,7 @@ LAYOUTS = ["contiguous", "vector", "hvector", "indexed", "hindexed", "indexed_bl
 NUMBERS = list(range(1, 14)) + [50]
 
 
+@pytest.mark.asan
 def test_comparison_suite(tmp_path):
     text = DATATYPES.read_text()
     # fewer repetitions than shipped: the test checks the structure, not the numbers

@@ -1,8 +1,11 @@
 """-sync window (issue 12): repetitions start at agreed global times; times
 are per-repetition maxima over ranks, late starts are invalid and counted."""
+import pytest
+
 from effb import parse_imb, read_jsonl, run
 
 
+@pytest.mark.asan
 def test_window_sync_rows(tmp_path):
     js = tmp_path / "w.jsonl"
     r = run(4, "IMB-MPI1", "Sendrecv", "-msglog", "0:6", "-sync", "window", "-iter", "60,off",
@@ -28,6 +31,7 @@ def test_window_sync_rows(tmp_path):
     assert [row[-1] for row in printed] == [f"{x['valid_fraction']:.2f}" for x in rows]
 
 
+@pytest.mark.asan
 def test_window_is_barrier_for_single_transfer_and_errors():
     r = run(2, "IMB-MPI1", "PingPong", "-msglog", "2", "-sync", "window", "-iter", "10,off")
     assert r.returncode == 0, r

@@ -260,6 +260,21 @@ def test_c_sync_window_and_repeat_columns(effbench_bin, mpiexec, mpi_env, tmp_pa
             assert all(r["loop_t_max_min_us"] <= r["loop_t_max_max_us"] for r in allreduce)
 
 
+def test_c_uniband_biband_columns(effbench_bin, mpiexec, mpi_env, tmp_path):
+    """IMB 2021's Uniband and Biband tables (Mbytes/sec and Msg/sec, no time column) import from
+    text with the JSON rows' values as printed."""
+    from conftest import run_c
+    jsonl, text = run_c(effbench_bin, mpiexec, mpi_env, tmp_path, "band", 2,
+                        ["mpi1", "Uniband", "Biband", "-msglog", "2:4", "-time", "0.05"])
+    pj, pt = parse_file(jsonl), parse_file(text)
+    assert [(r["benchmark"], r["bytes"]) for r in pt.results] == \
+        [(b, x) for b in ("Uniband", "Biband") for x in (0, 4, 8, 16)]
+    for rt, rj in zip(pt.results, pj.results):
+        assert rt["repetitions"] == rj["repetitions"]
+        assert rt["msg_per_sec"] == pytest.approx(rj["msg_per_sec"], abs=0.006)
+        assert rt["mbytes_per_s"] == pytest.approx(rj["mbytes_per_s"], abs=0.006)
+
+
 def test_c_multi_mode(c_output):
     jsonl, text = c_output["multi"]
     pj, pt = parse_file(jsonl), parse_file(text)

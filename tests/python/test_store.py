@@ -199,8 +199,8 @@ def test_over_long_value_in_a_text_format(sqlite_url, samples, tmp_path, capsys)
 def test_postgresql_refuses_what_sqlite_keeps(postgres, tmp_path, capsys, monkeypatch):
     """Why the check is there: without it PostgreSQL refuses the over-long string (and the
     command says so in one line, storing nothing)."""
-    import effbench.importers
-    monkeypatch.setattr(effbench.importers, "check_store_limits", lambda parsed, path: None)
+    import effbench.store.db
+    monkeypatch.setattr(effbench.store.db, "check_store_limits", lambda parsed, path: None)
     db = postgres.new_database()
     records = run_records()
     records[0]["uname"]["nodename"] = "n" * 256

@@ -1,6 +1,7 @@
 /* b_eff pure functions: lengths, ring layouts, random patterns, Cartesian
  * grids, message counting, averaging, options (../shared/beff-spec.md). */
-#include "beff/beff.h"
+#include "beff/beff_analysis.h"
+#include "beff/beff_loops.h"
 #include "beff/beff_opts.h"
 #include "core/error.h"
 #include "core/stats.h"

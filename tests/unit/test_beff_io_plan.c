@@ -1,6 +1,6 @@
 /* b_eff_io pure rules: M_PART, Table 2, default partitions, the schedule,
  * the geometric series, type 3/4 segment sizing, averaging, hints, planned rows. */
-#include "beff/beff_io_plan.h"
+#include "beffio/beff_io_plan.h"
 
 #include "unit.h"
 

@@ -1,6 +1,6 @@
 /* IMB-IO pure helpers: BUF_VALUE data, portion split, file names, hints,
  * shared-pointer checks. */
-#include "imb/io.h"
+#include "imb/io_util.h"
 #include "unit.h"
 
 #include <stdint.h>

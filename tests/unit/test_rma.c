@@ -3,7 +3,7 @@
  * sections of aggregated transfers. */
 #include "core/options.h"
 #include "core/repeat.h"
-#include "imb/rma.h"
+#include "imb/rma_passive.h"
 #include "imb/rma_win.h"
 #include "unit.h"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..validate import record_problems
-from ..records import FormatError, ParsedRun, store_problem
+from ..records import FormatError, ParsedRun, line_of
 from .beff import parse_beff
 from .beff_io import parse_beff_io
 from .imb_text import parse_imb_text
@@ -54,7 +54,6 @@ def parse_file(path: str | Path, fmt: str | None = None) -> ParsedRun:
         raise FormatError(path, None, f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise FormatError(path, None, f"not UTF-8 text: {exc.reason}") from None
-    check_store_limits(parsed, path)
     check_records(parsed, path)
     return parsed
 
@@ -74,31 +73,8 @@ def check_records(parsed: ParsedRun, path: str | Path) -> None:
         elif id(rec) in text_lines:
             line = text_lines[id(rec)]
         else:
-            line = _line_of(path, rec[field]) if rec.get(field) is not None else None
+            line = line_of(path, rec[field]) if rec.get(field) is not None else None
         raise FormatError(path, line, f"{rec['type']} record: {problems[0]}")
-
-
-def check_store_limits(parsed: ParsedRun, path: str | Path) -> None:
-    """Every importer's records fit the store's columns (lengths of strings, ranges of
-    integers), or the file is rejected naming the line and the field."""
-    for index, rec in enumerate(parsed.records()):
-        problem = store_problem(rec)
-        if problem is None:
-            continue
-        name, reason, value = problem
-        # A JSON Lines file has one record per line, in records() order; in the other formats
-        # the value stands on the first line that has it.
-        line = index + 1 if parsed.source_format == "jsonl" else _line_of(path, value)
-        raise FormatError(path, line, f"{rec['type']} field '{name}' {reason}")
-
-
-def _line_of(path: str | Path, value) -> int | None:
-    needle = str(value)[:60]
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for lineno, line in enumerate(f, start=1):
-            if needle in line:
-                return lineno
-    return None
 
 
 __all__ = ["FORMATS", "FormatError", "ParsedRun", "detect_format", "parse_file"]

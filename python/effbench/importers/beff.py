@@ -71,153 +71,180 @@ def _num(path, lineno, tok):
         raise FormatError(path, lineno, f"not a number: {tok!r}") from None
 
 
-def parse_beff(path: str | Path) -> ParsedRun:
-    path = Path(path)
-    lines, whole = read_log(path)
-    skipped = 0 if whole else 1
-    tool = version = memory = date = wall = None
-    msglng: list[int] = []
-    methods: list[str] = []  # JSON names by method number
-    kinds: dict[int, str] = {}  # pattern number -> "ring" / "random" (others: "analysis")
-    uname: dict[str, str] = {}
-    summary: dict = {}
-    section = None
-    lengths: list[int] = []
-    names: dict[int, str] = {}
-    table_rows = []  # (pattern or None, name or None, method, bytes, per-process MB/s)
-    measured = []  # SECTION-MEASUREMENTS rows (effbench), complete records
-    per_proc_key = None
-    procs = None
+SECTION = re.compile(r"^SECTION-(\S+)-(BEGIN|END)\s*$")
 
-    def method_name(lineno, label):
+
+class _Protocol:
+    """What a b_eff protocol has said so far, read line by line: the header lines (anywhere)
+    and the sections (SECTION-X-BEGIN ... SECTION-X-END) with their tables."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.tool = self.version = self.memory = self.date = self.wall = None
+        self.msglng: list[int] = []
+        self.methods: list[str] = []  # JSON names by method number
+        self.kinds: dict[int, str] = {}  # pattern number -> "ring" / "random" (else "analysis")
+        self.uname: dict[str, str] = {}
+        self.summary: dict = {}
+        self.section = None
+        self.lengths: list[int] = []
+        self.names: dict[int, str] = {}
+        self.table_rows = []  # (pattern or None, name or None, method, bytes, per-process MB/s)
+        self.measured = []  # SECTION-MEASUREMENTS rows (effbench), complete records
+        self.per_proc_key = None
+        self.procs = None
+
+    def method_name(self, lineno: int, label: str) -> str:
         if label not in BEFF_METHODS:
-            raise FormatError(path, lineno, f"unknown method '{label}'")
+            raise FormatError(self.path, lineno, f"unknown method '{label}'")
         return BEFF_METHODS[label]
 
-    for lineno, line in enumerate(lines, start=1):
-        try:
-            if (m := REVISION.match(line)) or (m := EFFBENCH.match(line)):
-                tool, version = ("b_eff" if m.re is REVISION else "effbench"), m.group(1)
-                continue
-            m = re.match(r"^SECTION-(\S+)-(BEGIN|END)\s*$", line)
-            if m:
-                section = m.group(1) if m.group(2) == "BEGIN" else None
-                lengths = []
-                continue
-            if (m := MEMORY.match(line)):
-                memory = int(m.group(1))
-            elif (m := MSGLNG.match(line)):
-                msglng = [int(_num(path, lineno, t)) for t in m.group(1).split()]
-            elif (m := METHODS.match(line)):
-                methods = [method_name(lineno, label.split("=", 1)[1])
-                           for label in m.group(1).split()]
-            elif (m := KIND_RANGE.match(line)):
-                first = int(m.group(1))
-                for p in range(first, int(m.group(2) or first) + 1):
-                    kinds[p] = m.group(3)
-            elif (m := SYSFIELD.match(line)):
-                uname[m.group(1)] = m.group(2).strip()
-            elif (m := DATE.match(line)):
-                date = m.group(1).strip()
-            elif (m := WALL.match(line)):
-                wall = float(m.group(1))
-            elif (m := FINAL.match(line)):
-                summary["b_eff_mb_per_s"] = float(m.group(1))
-                summary["b_eff_per_proc_mb_per_s"] = float(m.group(2))
-                procs = int(m.group(3))
-                summary["mem_per_proc_mb"] = int(m.group(4))
-                summary["line"] = line.strip()
-            elif (m := ACCUMULATED.match(line)) and section in (None, "BEFF"):
-                tok = m.group(1).split()
-                if len(tok) != 4 + len(TABLE_FIELDS):
-                    raise FormatError(path, lineno, f"summary row: expected {4 + len(TABLE_FIELDS)}"
-                                      f" fields, found {len(tok)}")
-                procs = int(_num(path, lineno, tok[0]))
-                summary.setdefault("b_eff_mb_per_s", _num(path, lineno, tok[1]))
-                for key, tok_ in zip(TABLE_FIELDS, tok[4:]):
-                    summary.setdefault(key, _num(path, lineno, tok_))
-            elif section == "ELAPSED":
-                for key, rx in ELAPSED.items():
-                    if (m := rx.match(line)):
-                        summary[key] = float(m.group(1))
-            elif section == "BEFF":
-                text = line.strip()
-                # the per-process figure is on the protocol's next line (messages may stand
-                # between them in a job log)
-                if per_proc_key and (m := PER_PROC_DETAIL.match(text)):
-                    summary[per_proc_key] = float(m.group(1))
-                    per_proc_key = None
-                for key, rx in BEFF_DETAIL.items():
-                    if (m := rx.match(text)):
-                        summary[key] = float(m.group(1))
-                        per_proc_key = PER_PROC_OF.get(key)
-            elif section == "MEASUREMENTS":
-                if not (m := MEASUREMENT.match(line)):
-                    continue
-                cols = m.group(8).split()
-                if len(cols) != 4:
-                    raise FormatError(path, lineno, f"expected t_min t_avg t_max b, found {cols}")
-                t_min, t_avg, t_max, b = (_num(path, lineno, t) for t in cols)
-                pattern, nbytes = int(m.group(1)), int(m.group(6))
-                measured.append(new_result(
-                    "beff", m.group(2), 0, nbytes, repetitions=int(m.group(7)), t_min_us=t_min,
-                    t_max_us=t_max, t_avg_us=t_avg, pattern=pattern,
-                    pattern_kind=kinds.get(pattern, "analysis"),
-                    method=method_name(lineno, m.group(4)), rep=int(m.group(5)),
-                    length_index=msglng.index(nbytes) if nbytes in msglng else None,
-                    b_mb_per_s=b))
-            elif section in ("BY-PATTERN-MSGLNG", "BY-MTHD-MSGLNG"):
-                if (m := LENGTHS_HEAD.match(line)):
-                    lengths = [int(_num(path, lineno, t)) for t in m.group(1).split()]
-                    continue
-                if (m := GROUP_AVERAGE.match(line)):
-                    summary[f"b_eff_{m.group(1)}_mb_per_s"] = float(m.group(2))
-                    continue
-                if "log_avg" in line or line.strip().startswith(("-", "*", "accumulated")):
-                    continue  # averages over patterns: the BY-MSGLNG section has them at all L
-                m = METHOD_ROW.match(line) if section == "BY-MTHD-MSGLNG" else PATTERN_ROW.match(line)
-                if m:
-                    if not lengths:
-                        raise FormatError(path, lineno, "pattern row before the message lengths")
-                    pattern = int(m.group(1))
-                    if section == "BY-MTHD-MSGLNG":
-                        method, values = method_name(lineno, m.group(3)), m.group(5).split()
-                    else:
-                        names[pattern] = m.group(2)
-                        method, values = BEFF_BEST, m.group(4).split()
-                    if len(values) != len(lengths):
-                        raise FormatError(path, lineno, f"expected {len(lengths)} values, "
-                                          f"found {len(values)}")
-                    for nbytes, tok in zip(lengths, values):
-                        table_rows.append((pattern, method, nbytes, _num(path, lineno, tok)))
-                elif section == "BY-MTHD-MSGLNG" and (m := PATTERN_NAME.match(line)):
-                    names[int(m.group(1))] = m.group(2)
-            elif section == "BY-MSGLNG":
-                tok = line.split()
-                if tok and tok[0].isdigit():
-                    if len(tok) != 5 + len(methods):
-                        raise FormatError(path, lineno, f"expected {5 + len(methods)} columns, "
-                                          f"found {len(tok)}")
-                    nbytes = int(tok[0])
-                    for name, val in zip(MSGLNG_AVERAGES, tok[2:5]):
-                        table_rows.append((name, BEFF_BEST, nbytes, _num(path, lineno, val)))
-                    for method, val in zip(methods, tok[5:]):
-                        table_rows.append((BEFF_LOGAVG, method, nbytes, _num(path, lineno, val)))
-        except FormatError:
-            skipped += 1  # a line of the log this protocol cannot hold: a message, a cut row
+    def num(self, lineno: int, tok: str) -> float | None:
+        return _num(self.path, lineno, tok)
 
-    if tool is None:
-        raise FormatError(path, 1, "no 'b_eff.c, Revision' line: not a b_eff protocol")
-    if procs is None:
-        raise FormatError(path, len(lines), "no b_eff result (summary table or 'b_eff =' line)")
+    def read(self, lineno: int, line: str) -> None:
+        """One line; FormatError for a line that looks like protocol but does not hold."""
+        if (m := REVISION.match(line)) or (m := EFFBENCH.match(line)):
+            self.tool, self.version = ("b_eff" if m.re is REVISION else "effbench"), m.group(1)
+            return
+        if (m := SECTION.match(line)):
+            self.section = m.group(1) if m.group(2) == "BEGIN" else None
+            self.lengths = []
+            return
+        if self._header(lineno, line):
+            return
+        section = self.section
+        if section == "ELAPSED":
+            for key, rx in ELAPSED.items():
+                if (m := rx.match(line)):
+                    self.summary[key] = float(m.group(1))
+        elif section == "BEFF":
+            self._beff_detail(line)
+        elif section == "MEASUREMENTS":
+            self._measurement(lineno, line)
+        elif section in ("BY-PATTERN-MSGLNG", "BY-MTHD-MSGLNG"):
+            self._by_pattern(lineno, line)
+        elif section == "BY-MSGLNG":
+            self._by_length(lineno, line)
 
-    if measured:
-        for rec in measured:
-            rec["procs"] = procs
-        results = measured
-    else:
+    def _header(self, lineno: int, line: str) -> bool:
+        """The lines that say the same wherever they stand: parameters, system, results."""
+        summary = self.summary
+        if (m := MEMORY.match(line)):
+            self.memory = int(m.group(1))
+        elif (m := MSGLNG.match(line)):
+            self.msglng = [int(self.num(lineno, t)) for t in m.group(1).split()]
+        elif (m := METHODS.match(line)):
+            self.methods = [self.method_name(lineno, label.split("=", 1)[1])
+                            for label in m.group(1).split()]
+        elif (m := KIND_RANGE.match(line)):
+            first = int(m.group(1))
+            for p in range(first, int(m.group(2) or first) + 1):
+                self.kinds[p] = m.group(3)
+        elif (m := SYSFIELD.match(line)):
+            self.uname[m.group(1)] = m.group(2).strip()
+        elif (m := DATE.match(line)):
+            self.date = m.group(1).strip()
+        elif (m := WALL.match(line)):
+            self.wall = float(m.group(1))
+        elif (m := FINAL.match(line)):
+            summary["b_eff_mb_per_s"] = float(m.group(1))
+            summary["b_eff_per_proc_mb_per_s"] = float(m.group(2))
+            self.procs = int(m.group(3))
+            summary["mem_per_proc_mb"] = int(m.group(4))
+            summary["line"] = line.strip()
+        elif (m := ACCUMULATED.match(line)) and self.section in (None, "BEFF"):
+            tok = m.group(1).split()
+            if len(tok) != 4 + len(TABLE_FIELDS):
+                raise FormatError(self.path, lineno, f"summary row: expected "
+                                  f"{4 + len(TABLE_FIELDS)} fields, found {len(tok)}")
+            self.procs = int(self.num(lineno, tok[0]))
+            summary.setdefault("b_eff_mb_per_s", self.num(lineno, tok[1]))
+            for key, tok_ in zip(TABLE_FIELDS, tok[4:]):
+                summary.setdefault(key, self.num(lineno, tok_))
+        else:
+            return False
+        return True
+
+    def _beff_detail(self, line: str) -> None:
+        text = line.strip()
+        # the per-process figure is on the protocol's next line (messages may stand
+        # between them in a job log)
+        if self.per_proc_key and (m := PER_PROC_DETAIL.match(text)):
+            self.summary[self.per_proc_key] = float(m.group(1))
+            self.per_proc_key = None
+        for key, rx in BEFF_DETAIL.items():
+            if (m := rx.match(text)):
+                self.summary[key] = float(m.group(1))
+                self.per_proc_key = PER_PROC_OF.get(key)
+
+    def _measurement(self, lineno: int, line: str) -> None:
+        if not (m := MEASUREMENT.match(line)):
+            return
+        cols = m.group(8).split()
+        if len(cols) != 4:
+            raise FormatError(self.path, lineno, f"expected t_min t_avg t_max b, found {cols}")
+        t_min, t_avg, t_max, b = (self.num(lineno, t) for t in cols)
+        pattern, nbytes = int(m.group(1)), int(m.group(6))
+        self.measured.append(new_result(
+            "beff", m.group(2), 0, nbytes, repetitions=int(m.group(7)), t_min_us=t_min,
+            t_max_us=t_max, t_avg_us=t_avg, pattern=pattern,
+            pattern_kind=self.kinds.get(pattern, "analysis"),
+            method=self.method_name(lineno, m.group(4)), rep=int(m.group(5)),
+            length_index=self.msglng.index(nbytes) if nbytes in self.msglng else None,
+            b_mb_per_s=b))
+
+    def _by_pattern(self, lineno: int, line: str) -> None:
+        """A row of the tables by pattern (best method) or by pattern and method."""
+        section = self.section
+        if (m := LENGTHS_HEAD.match(line)):
+            self.lengths = [int(self.num(lineno, t)) for t in m.group(1).split()]
+            return
+        if (m := GROUP_AVERAGE.match(line)):
+            self.summary[f"b_eff_{m.group(1)}_mb_per_s"] = float(m.group(2))
+            return
+        if "log_avg" in line or line.strip().startswith(("-", "*", "accumulated")):
+            return  # averages over patterns: the BY-MSGLNG section has them at all L
+        m = METHOD_ROW.match(line) if section == "BY-MTHD-MSGLNG" else PATTERN_ROW.match(line)
+        if m:
+            if not self.lengths:
+                raise FormatError(self.path, lineno, "pattern row before the message lengths")
+            pattern = int(m.group(1))
+            if section == "BY-MTHD-MSGLNG":
+                method, values = self.method_name(lineno, m.group(3)), m.group(5).split()
+            else:
+                self.names[pattern] = m.group(2)
+                method, values = BEFF_BEST, m.group(4).split()
+            if len(values) != len(self.lengths):
+                raise FormatError(self.path, lineno, f"expected {len(self.lengths)} values, "
+                                  f"found {len(values)}")
+            for nbytes, tok in zip(self.lengths, values):
+                self.table_rows.append((pattern, method, nbytes, self.num(lineno, tok)))
+        elif section == "BY-MTHD-MSGLNG" and (m := PATTERN_NAME.match(line)):
+            self.names[int(m.group(1))] = m.group(2)
+
+    def _by_length(self, lineno: int, line: str) -> None:
+        """A row of the table by message length: the averages, then one column per method."""
+        tok = line.split()
+        if tok and tok[0].isdigit():
+            if len(tok) != 5 + len(self.methods):
+                raise FormatError(self.path, lineno, f"expected {5 + len(self.methods)} "
+                                  f"columns, found {len(tok)}")
+            nbytes = int(tok[0])
+            for name, val in zip(MSGLNG_AVERAGES, tok[2:5]):
+                self.table_rows.append((name, BEFF_BEST, nbytes, self.num(lineno, val)))
+            for method, val in zip(self.methods, tok[5:]):
+                self.table_rows.append((BEFF_LOGAVG, method, nbytes, self.num(lineno, val)))
+
+    def results(self) -> list[dict]:
+        """Every measurement if the protocol lists them, else the tables' rows."""
+        procs = self.procs
+        if self.measured:
+            for rec in self.measured:
+                rec["procs"] = procs
+            return self.measured
         results = []
-        for pattern, method, nbytes, value in table_rows:
+        for pattern, method, nbytes, value in self.table_rows:
             if value is None:
                 continue
             accumulated = value * procs  # the tables print accumulated / processes
@@ -225,22 +252,46 @@ def parse_beff(path: str | Path) -> ParsedRun:
                 results.append(beff_row(pattern, "average", None, method, procs, nbytes,
                                         accumulated))
             else:
-                results.append(beff_row(names.get(pattern, f"p{pattern:02d}"),
-                                        kinds.get(pattern, "analysis"), pattern, method, procs,
-                                        nbytes, accumulated))
+                results.append(beff_row(self.names.get(pattern, f"p{pattern:02d}"),
+                                        self.kinds.get(pattern, "analysis"), pattern, method,
+                                        procs, nbytes, accumulated))
+        return results
 
-    summary_rec = {"type": "summary", "schema": SCHEMA, "component": "beff", "procs": procs,
-                   "l_max_bytes": msglng[-1] if msglng else None, **summary}
-    run = new_run("beff", tool, procs, version=version, start=ctime_to_iso(date),
-                  uname={"sysname": uname.get("system name"),
-                         "nodename": uname.get("hostname"),
-                         "release": uname.get("OS release"),
-                         "version": uname.get("OS version"),
-                         "machine": uname.get("machine")},
-                  options={"mem_per_proc_mb": memory, "lengths": msglng,
-                           "l_max_bytes": msglng[-1] if msglng else None,
-                           "methods": methods,
-                           "random_patterns": sum(k == "random" for k in kinds.values())})
-    end = new_end("ok", elapsed_s=wall) if "line" in summary else None
-    return ParsedRun(run=run, results=results, summaries=[summary_rec], end=end,
-                     source=str(path), source_format="beff", skipped_lines=skipped)
+    def parsed(self, skipped: int) -> ParsedRun:
+        msglng, uname, procs = self.msglng, self.uname, self.procs
+        results = self.results()
+        summary_rec = {"type": "summary", "schema": SCHEMA, "component": "beff",
+                       "procs": procs, "l_max_bytes": msglng[-1] if msglng else None,
+                       **self.summary}
+        run = new_run("beff", self.tool, procs, version=self.version,
+                      start=ctime_to_iso(self.date),
+                      uname={"sysname": uname.get("system name"),
+                             "nodename": uname.get("hostname"),
+                             "release": uname.get("OS release"),
+                             "version": uname.get("OS version"),
+                             "machine": uname.get("machine")},
+                      options={"mem_per_proc_mb": self.memory, "lengths": msglng,
+                               "l_max_bytes": msglng[-1] if msglng else None,
+                               "methods": self.methods,
+                               "random_patterns": sum(k == "random"
+                                                      for k in self.kinds.values())})
+        end = new_end("ok", elapsed_s=self.wall) if "line" in self.summary else None
+        return ParsedRun(run=run, results=results, summaries=[summary_rec], end=end,
+                         source=str(self.path), source_format="beff", skipped_lines=skipped)
+
+
+def parse_beff(path: str | Path) -> ParsedRun:
+    path = Path(path)
+    lines, whole = read_log(path)
+    skipped = 0 if whole else 1
+    protocol = _Protocol(path)
+    for lineno, line in enumerate(lines, start=1):
+        try:
+            protocol.read(lineno, line)
+        except FormatError:
+            skipped += 1  # a line of the log this protocol cannot hold: a message, a cut row
+    if protocol.tool is None:
+        raise FormatError(path, 1, "no 'b_eff.c, Revision' line: not a b_eff protocol")
+    if protocol.procs is None:
+        raise FormatError(path, len(lines), "no b_eff result (summary table or 'b_eff =' line)")
+    return protocol.parsed(skipped)

@@ -75,173 +75,231 @@ def _type_total(n, access, ptype, **fields):
                       pattern_type=ptype, **fields)
 
 
+class _Output:
+    """What b_eff_io's output has said so far, read line by line: the setup, the protocol's
+    pattern lines and totals, the summary tables and the final figures."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.tool = self.version = self.memory = self.m_part = self.date = None
+        self.elapsed = self.final = None
+        self.options: dict = {}
+        self.uname: dict[str, str] = {}
+        self.protocol, self.table = [], []  # rows from protocol lines / from the summary tables
+        self.type_rows: list[dict] = []  # the protocol's rows of the type being read
+        self.partitions: dict[int, dict] = {}
+        self.invalid: list[str] = []
+        self.errors: dict[int, int] = {}
+        self.table_n = self.rel21_n = None
+        self.pat2 = (MIB, 2 * MIB)
+
+    def partition(self, n: int) -> dict:
+        return self.partitions.setdefault(n, {"procs": n})
+
+    def read(self, lineno: int, line: str) -> None:
+        """One line; FormatError for a line that looks like output but does not hold."""
+        (self._setup(line) or self._protocol_line(lineno, line) or self._totals(line)
+         or self._summary_table(lineno, line) or self._final_lines(line))
+
+    def _setup(self, line: str) -> bool:
+        if self.tool is None and (m := REVISION.search(line)):
+            self.tool, self.version = "b_eff_io", m.group(1)
+            if (m := EFFBENCH.match(line)):
+                self.tool, self.version = "effbench", m.group(1)
+        elif (m := MEMORY.match(line)):
+            self.memory = int(m.group(1))
+        elif (m := M_PART.match(line)):
+            self.m_part = round(float(m.group(1)) * MIB)
+        elif (m := PARTITIONS.match(line)):
+            self.options["partitions"] = [int(t) for t in
+                                          m.group(1).replace(",", " ").split()]
+            self.options["T_s"] = float(m.group(2))
+        elif (m := PATH.match(line)):
+            self.options["path"] = m.group(1)
+        elif (m := SYSFIELD.match(line)):
+            self.uname[m.group(1)] = m.group(2).strip()
+        elif (m := DATE.match(line)):
+            self.date = m.group(1).strip()
+        else:
+            return False
+        return True
+
+    def _protocol_line(self, lineno: int, line: str) -> bool:
+        """A pattern line (n= ...) or a pattern type's total of the protocol."""
+        path = self.path
+        if line.startswith("n="):
+            m = PROT_ROW.match(line)
+            if not m:
+                raise FormatError(path, lineno, "pattern line does not have the protocol's "
+                                  "fields (n= a= type= p= Tp= l= L= r= S= t= bw=)")
+            n, ptype, reps, call = int(m["n"]), int(m["type"]), int(m["r"]), int(m["L"])
+            if not 0 <= ptype < len(BEFF_IO_TYPES):
+                raise FormatError(path, lineno, f"pattern type {ptype} (0..4 expected)")
+            # S is r x L x n printed in 10^6 bytes: the exact count where it agrees.
+            moved = reps * call * n
+            if abs(moved / 1e6 - float(m["S"])) > 0.0005 + 1e-9:
+                moved = round(float(m["S"]) * 1e6)
+            check = float(m["c1"]) if m["b"] is not None else float(m["c1"]) + float(m["c2"])
+            rec = _pattern(n, _access(path, lineno, int(m["a"])), ptype, int(m["p"]),
+                           int(m["l"]), repetitions=reps, chunk_mem_bytes=call,
+                           scheduled_s=float(m["Tp"]), moved_bytes=moved,
+                           t_us=float(m["t"]) * 1e6, t_io_us=float(m["c0"]) * 1e6,
+                           t_check_us=check * 1e6, t_sync_us=float(m["c3"]) * 1e6,
+                           mb_per_s=float(m["bw"]), file=m["file"])
+            if m["b"] is not None:
+                rec["batches"] = int(m["b"])
+            self.protocol.append(rec)
+            self.type_rows.append(rec)
+        elif (m := TOTAL_TYPE.match(line)):
+            type_rows = self.type_rows
+            if not type_rows:
+                raise FormatError(path, lineno, "pattern-type total before any pattern line")
+            if m["label"] not in BEFF_IO_TYPE_LABELS:
+                raise FormatError(path, lineno, f"unknown pattern type '{m['label']}'")
+            first = type_rows[0]
+            rec = _type_total(first["procs"], m["access"], BEFF_IO_TYPE_LABELS[m["label"]],
+                              moved_bytes=sum(r["moved_bytes"] for r in type_rows),
+                              t_us=float(m["t"]) * 1e6, t_open_us=float(m["op"]) * 1e6,
+                              t_close_us=float(m["cl"]) * 1e6, mb_per_s=float(m["bw"]),
+                              file=first["file"])
+            if m["lseg"] is not None:  # types 3 and 4: the segment of each process, MiB
+                for r in (*type_rows, rec):
+                    r["segment_bytes"] = int(m["lseg"]) * MIB
+                self.partition(first["procs"])["segment_bytes"] = int(m["lseg"]) * MIB
+            self.protocol.append(rec)
+            self.type_rows = []
+        else:
+            return False
+        return True
+
+    def _totals(self, line: str) -> bool:
+        """A partition's figures: per access method, b_eff_io, the 2.1 formula, the time."""
+        if (m := TOTAL_ACCESS.match(line)) and self.protocol:
+            self.partition(self.protocol[-1]["procs"])[f"{m.group(1)}_mb_per_s"] = \
+                float(m.group(2))
+        elif (m := WEIGHTED.match(line)):
+            self.partition(int(m.group(3)))[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
+        elif (m := TOTAL_PARTITION.match(line)) or (m := PARTITION_BEFF.match(line)):
+            n, value = ((int(m.group(1)), float(m.group(2))) if m.re is TOTAL_PARTITION
+                        else (int(m.group(2)), float(m.group(1))))
+            # b_eff_io 2.1's partition value is the sqrt(W*R) formula; effbench's is the
+            # paper's weighting and prints the 2.1 formula on its own line.
+            self.partition(n)["b_eff_io_rel21_mb_per_s" if self.tool == "b_eff_io"
+                              else "b_eff_io_mb_per_s"] = value
+            self.rel21_n = n
+        elif (m := PARTITION_REL21.match(line)) and self.rel21_n is not None:
+            self.partition(self.rel21_n)["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
+        elif (m := EXECUTION.match(line)):
+            self.elapsed = float(m.group(1))
+        else:
+            return False
+        return True
+
+    def _summary_table(self, lineno: int, line: str) -> bool:
+        """The summary file's tables: one per partition, rows by chunk and access method."""
+        path, table = self.path, self.table
+        if (m := SUM_HEAD.match(line)):
+            self.table_n = int(m.group(1))
+        elif (m := PAT2_HEAD.search(line)):
+            self.pat2 = (int(m.group(1)) * MIB, int(m.group(2)) * MIB)
+        elif (m := SUM_ROW.match(line)):
+            n, pos, chunk, access = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
+            cells = m.group(5).split()
+            if len(cells) != len(BEFF_IO_TYPES):
+                raise FormatError(path, lineno, f"expected 5 type columns, found {len(cells)}")
+            if not 1 <= pos <= 7:
+                raise FormatError(path, lineno, f"table row {pos} (1..7 expected)")
+            for ptype, cell in enumerate(cells):
+                if cell != "-":
+                    table.append(_pattern(n, access, ptype,
+                                          BEFF_IO_TABLE_PATTERNS[ptype][pos - 1], chunk,
+                                          mb_per_s=_float(path, lineno, cell)))
+        elif (m := SUM_TOTAL.match(line)):
+            for ptype, cell in enumerate(m.group(3).split()):
+                if cell != "-":
+                    table.append(_type_total(int(m.group(1)), m.group(2), ptype,
+                                             mb_per_s=_float(path, lineno, cell)))
+        elif (m := PAT2.match(line)) and self.table_n is not None:
+            for access, cell in zip(BEFF_IO_ACCESS, m.groups()):
+                table.append(_pattern(self.table_n, access, 0, BEFF_IO_PATTERN2, self.pat2[0],
+                                      chunk_mem_bytes=self.pat2[1], mb_per_s=float(cell)))
+        else:
+            return False
+        return True
+
+    def _final_lines(self, line: str) -> bool:
+        """The validity criteria and the final b_eff_io figures."""
+        if (m := CRITERION.match(line)):
+            if m.group(2) == "NOT reached" and m.group(1) not in self.invalid:
+                self.invalid.append(m.group(1))
+            if (e := ERRORS.search(m.group(1))) and self.table_n is not None:
+                self.errors[self.table_n] = int(e.group(1))
+        elif (m := FINAL_REL21.match(line)):
+            self.final = self.final or {}
+            self.final["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
+        elif (m := FINAL.match(line)):
+            final = self.final = self.final or {}
+            final.update({"b_eff_io_mb_per_s": float(m.group(1)), "procs": int(m.group(2)),
+                          "mem_per_proc_mib": int(m.group(3)),
+                          "T_partition_s": float(m.group(4)) * 60,
+                          "valid": "NOT VALID" not in m.group(5)})
+            if self.tool == "b_eff_io":  # 2.1's b_eff_io is its sqrt(W*R) formula
+                final["b_eff_io_rel21_mb_per_s"] = final.pop("b_eff_io_mb_per_s")
+        else:
+            return False
+        return True
+
+    def parsed(self, results: list[dict], skipped: int) -> ParsedRun:
+        """The run of RESULTS with what the output said around them."""
+        rewrite_types = {r["pattern_type"] for r in results if r["access"] == "rewrite"}
+        rewrite_type0_only = rewrite_types == {0} if rewrite_types else None
+        summaries = []
+        final, errors, options, uname = self.final, self.errors, self.options, self.uname
+        if final is not None or self.partitions:
+            for n, e in errors.items():
+                self.partition(n)["errors"] = e
+            summary = {"type": "summary", "schema": SCHEMA, "component": "beff_io",
+                       "b_eff_io_mb_per_s": None, "b_eff_io_rel21_mb_per_s": None,
+                       "mem_per_proc_mib": self.memory, "T_s": options.get("T_s"),
+                       "rewrite_type0_only": rewrite_type0_only,
+                       "errors": sum(errors.values()) if errors else None,
+                       "invalid_reason": "; ".join(self.invalid) or None,
+                       "elapsed_s": self.elapsed, **(final or {}),
+                       "partitions": [self.partitions[n] for n in sorted(self.partitions)]}
+            summaries.append(summary)
+        run = new_run("beff_io", self.tool, max(r["procs"] for r in results),
+                      version=self.version, start=ctime_to_iso(self.date),
+                      uname={"sysname": uname.get("system name"),
+                             "nodename": uname.get("hostname"),
+                             "release": uname.get("OS release"),
+                             "version": uname.get("OS version"),
+                             "machine": uname.get("machine")},
+                      options={**options, "mem_per_proc_mib": self.memory,
+                               "m_part_bytes": self.m_part,
+                               "rewrite_type0_only": rewrite_type0_only})
+        return ParsedRun(run=run, results=results, summaries=summaries,
+                         end=new_end("ok", elapsed_s=self.elapsed) if final is not None
+                         else None,
+                         source=str(self.path), source_format="beff_io", skipped_lines=skipped)
+
+
 def parse_beff_io(path: str | Path) -> ParsedRun:
     path = Path(path)
     lines, whole = read_log(path)
     skipped = 0 if whole else 1
-    tool = version = memory = m_part = date = elapsed = final = None
-    options: dict = {}
-    uname: dict[str, str] = {}
-    protocol, table = [], []  # rows from protocol lines / from the summary tables
-    type_rows: list[dict] = []  # the protocol's rows of the type being read
-    partitions: dict[int, dict] = {}
-    invalid: list[str] = []
-    errors: dict[int, int] = {}
-    table_n = rel21_n = None
-    pat2 = (MIB, 2 * MIB)
-
-    def partition(n: int) -> dict:
-        return partitions.setdefault(n, {"procs": n})
-
+    output = _Output(path)
     for lineno, line in enumerate(lines, start=1):
         try:
-            if tool is None and (m := REVISION.search(line)):
-                tool, version = "b_eff_io", m.group(1)
-                if (m := EFFBENCH.match(line)):
-                    tool, version = "effbench", m.group(1)
-            elif (m := MEMORY.match(line)):
-                memory = int(m.group(1))
-            elif (m := M_PART.match(line)):
-                m_part = round(float(m.group(1)) * MIB)
-            elif (m := PARTITIONS.match(line)):
-                options["partitions"] = [int(t) for t in m.group(1).replace(",", " ").split()]
-                options["T_s"] = float(m.group(2))
-            elif (m := PATH.match(line)):
-                options["path"] = m.group(1)
-            elif (m := SYSFIELD.match(line)):
-                uname[m.group(1)] = m.group(2).strip()
-            elif (m := DATE.match(line)):
-                date = m.group(1).strip()
-            elif line.startswith("n="):
-                m = PROT_ROW.match(line)
-                if not m:
-                    raise FormatError(path, lineno, "pattern line does not have the protocol's "
-                                      "fields (n= a= type= p= Tp= l= L= r= S= t= bw=)")
-                n, ptype, reps, call = int(m["n"]), int(m["type"]), int(m["r"]), int(m["L"])
-                if not 0 <= ptype < len(BEFF_IO_TYPES):
-                    raise FormatError(path, lineno, f"pattern type {ptype} (0..4 expected)")
-                # S is r x L x n printed in 10^6 bytes: the exact count where it agrees.
-                moved = reps * call * n
-                if abs(moved / 1e6 - float(m["S"])) > 0.0005 + 1e-9:
-                    moved = round(float(m["S"]) * 1e6)
-                check = float(m["c1"]) if m["b"] is not None else float(m["c1"]) + float(m["c2"])
-                rec = _pattern(n, _access(path, lineno, int(m["a"])), ptype, int(m["p"]),
-                               int(m["l"]), repetitions=reps, chunk_mem_bytes=call,
-                               scheduled_s=float(m["Tp"]), moved_bytes=moved,
-                               t_us=float(m["t"]) * 1e6, t_io_us=float(m["c0"]) * 1e6,
-                               t_check_us=check * 1e6, t_sync_us=float(m["c3"]) * 1e6,
-                               mb_per_s=float(m["bw"]), file=m["file"])
-                if m["b"] is not None:
-                    rec["batches"] = int(m["b"])
-                protocol.append(rec)
-                type_rows.append(rec)
-            elif (m := TOTAL_TYPE.match(line)):
-                if not type_rows:
-                    raise FormatError(path, lineno, "pattern-type total before any pattern line")
-                if m["label"] not in BEFF_IO_TYPE_LABELS:
-                    raise FormatError(path, lineno, f"unknown pattern type '{m['label']}'")
-                first = type_rows[0]
-                rec = _type_total(first["procs"], m["access"], BEFF_IO_TYPE_LABELS[m["label"]],
-                                  moved_bytes=sum(r["moved_bytes"] for r in type_rows),
-                                  t_us=float(m["t"]) * 1e6, t_open_us=float(m["op"]) * 1e6,
-                                  t_close_us=float(m["cl"]) * 1e6, mb_per_s=float(m["bw"]),
-                                  file=first["file"])
-                if m["lseg"] is not None:  # types 3 and 4: the segment of each process, MiB
-                    for r in (*type_rows, rec):
-                        r["segment_bytes"] = int(m["lseg"]) * MIB
-                    partition(first["procs"])["segment_bytes"] = int(m["lseg"]) * MIB
-                protocol.append(rec)
-                type_rows = []
-            elif (m := TOTAL_ACCESS.match(line)) and protocol:
-                partition(protocol[-1]["procs"])[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
-            elif (m := WEIGHTED.match(line)):
-                partition(int(m.group(3)))[f"{m.group(1)}_mb_per_s"] = float(m.group(2))
-            elif (m := TOTAL_PARTITION.match(line)) or (m := PARTITION_BEFF.match(line)):
-                n, value = ((int(m.group(1)), float(m.group(2))) if m.re is TOTAL_PARTITION
-                            else (int(m.group(2)), float(m.group(1))))
-                # b_eff_io 2.1's partition value is the sqrt(W*R) formula; effbench's is the
-                # paper's weighting and prints the 2.1 formula on its own line.
-                partition(n)["b_eff_io_rel21_mb_per_s" if tool == "b_eff_io"
-                             else "b_eff_io_mb_per_s"] = value
-                rel21_n = n
-            elif (m := PARTITION_REL21.match(line)) and rel21_n is not None:
-                partition(rel21_n)["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
-            elif (m := EXECUTION.match(line)):
-                elapsed = float(m.group(1))
-            elif (m := SUM_HEAD.match(line)):
-                table_n = int(m.group(1))
-            elif (m := PAT2_HEAD.search(line)):
-                pat2 = (int(m.group(1)) * MIB, int(m.group(2)) * MIB)
-            elif (m := SUM_ROW.match(line)):
-                n, pos, chunk, access = int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)
-                cells = m.group(5).split()
-                if len(cells) != len(BEFF_IO_TYPES):
-                    raise FormatError(path, lineno, f"expected 5 type columns, found {len(cells)}")
-                if not 1 <= pos <= 7:
-                    raise FormatError(path, lineno, f"table row {pos} (1..7 expected)")
-                for ptype, cell in enumerate(cells):
-                    if cell != "-":
-                        table.append(_pattern(n, access, ptype, BEFF_IO_TABLE_PATTERNS[ptype][pos - 1],
-                                              chunk, mb_per_s=_float(path, lineno, cell)))
-            elif (m := SUM_TOTAL.match(line)):
-                for ptype, cell in enumerate(m.group(3).split()):
-                    if cell != "-":
-                        table.append(_type_total(int(m.group(1)), m.group(2), ptype,
-                                                 mb_per_s=_float(path, lineno, cell)))
-            elif (m := PAT2.match(line)) and table_n is not None:
-                for access, cell in zip(BEFF_IO_ACCESS, m.groups()):
-                    table.append(_pattern(table_n, access, 0, BEFF_IO_PATTERN2, pat2[0],
-                                          chunk_mem_bytes=pat2[1], mb_per_s=float(cell)))
-            elif (m := CRITERION.match(line)):
-                if m.group(2) == "NOT reached" and m.group(1) not in invalid:
-                    invalid.append(m.group(1))
-                if (e := ERRORS.search(m.group(1))) and table_n is not None:
-                    errors[table_n] = int(e.group(1))
-            elif (m := FINAL_REL21.match(line)):
-                final = final or {}
-                final["b_eff_io_rel21_mb_per_s"] = float(m.group(1))
-            elif (m := FINAL.match(line)):
-                final = final or {}
-                final.update({"b_eff_io_mb_per_s": float(m.group(1)), "procs": int(m.group(2)),
-                              "mem_per_proc_mib": int(m.group(3)),
-                              "T_partition_s": float(m.group(4)) * 60,
-                              "valid": "NOT VALID" not in m.group(5)})
-                if tool == "b_eff_io":  # 2.1's b_eff_io is its sqrt(W*R) formula
-                    final["b_eff_io_rel21_mb_per_s"] = final.pop("b_eff_io_mb_per_s")
+            output.read(lineno, line)
         except FormatError:
             skipped += 1  # a line of the log this protocol cannot hold: a message, a cut row
-
-    if tool is None:
+    if output.tool is None:
         raise FormatError(path, 1, "no 'b_eff_io.c, Revision' line: not b_eff_io output")
     # effbench prints the protocol and the tables in one file: the protocol has more digits.
-    results = protocol or table
+    results = output.protocol or output.table
     if not results:
         raise FormatError(path, len(lines), "no pattern lines and no summary table")
-    rewrite_types = {r["pattern_type"] for r in results if r["access"] == "rewrite"}
-    rewrite_type0_only = rewrite_types == {0} if rewrite_types else None
-    summaries = []
-    if final is not None or partitions:
-        for n, e in errors.items():
-            partition(n)["errors"] = e
-        summary = {"type": "summary", "schema": SCHEMA, "component": "beff_io",
-                   "b_eff_io_mb_per_s": None, "b_eff_io_rel21_mb_per_s": None,
-                   "mem_per_proc_mib": memory, "T_s": options.get("T_s"),
-                   "rewrite_type0_only": rewrite_type0_only,
-                   "errors": sum(errors.values()) if errors else None,
-                   "invalid_reason": "; ".join(invalid) or None, "elapsed_s": elapsed,
-                   **(final or {}),
-                   "partitions": [partitions[n] for n in sorted(partitions)]}
-        summaries.append(summary)
-    run = new_run("beff_io", tool, max(r["procs"] for r in results), version=version,
-                  start=ctime_to_iso(date),
-                  uname={"sysname": uname.get("system name"), "nodename": uname.get("hostname"),
-                         "release": uname.get("OS release"), "version": uname.get("OS version"),
-                         "machine": uname.get("machine")},
-                  options={**options, "mem_per_proc_mib": memory, "m_part_bytes": m_part,
-                           "rewrite_type0_only": rewrite_type0_only})
-    return ParsedRun(run=run, results=results, summaries=summaries,
-                     end=new_end("ok", elapsed_s=elapsed) if final is not None else None,
-                     source=str(path), source_format="beff_io", skipped_lines=skipped)
+    return output.parsed(results, skipped)
 
 
 def _float(path, lineno, cell: str) -> float:

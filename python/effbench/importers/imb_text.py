@@ -33,10 +33,10 @@ COLUMNS = {
     "t_pure": "t_pure_us", "t_cpu": "t_cpu_us", "overlap": "overlap_pct",
     "group": "group", "#group": "group", "valid": "valid_fraction", "loops": "loops",
     "loop_min": "loop_t_max_min_us", "loop_max": "loop_t_max_max_us", "spread": "spread",
-    "rel_err": "rel_std_error",
+    "rel_err": "rel_std_error", "msg/sec": "msg_per_sec",
 }
 EXTRA_COLUMNS = ("t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_pct", "valid_fraction",
-                 "loop_t_max_min_us", "loop_t_max_max_us", "spread")
+                 "loop_t_max_min_us", "loop_t_max_max_us", "spread", "msg_per_sec")
 
 
 def _column_names(line: str) -> list[str] | None:
@@ -57,116 +57,141 @@ def _column_names(line: str) -> list[str] | None:
     return names
 
 
+class _Output:
+    """What IMB's output has said so far, read line by line: the banner, the header (before
+    the first table) and the tables, one per `# Benchmarking` line."""
+
+    def __init__(self, path: Path, skipped: int):
+        self.path = path
+        self.skipped = skipped
+        self.component = self.version = self.tool = None
+        self.header: dict[str, str] = {}
+        self.command_line: list[str] | None = None
+        self.results, self.result_lines = [], []
+        self.hosts: list[dict] = []
+        self.bench = self.procs = self.mode = None
+        self.groups = 0
+        self.columns: list[str] | None = None
+        self.in_calling = False
+        self.finalized = False
+        self.max_procs = 0
+
+    def read(self, lineno: int, line: str) -> None:
+        if self.component is None:
+            self._banner(line)
+        elif not (line.startswith("#") and self.columns is None and self.bench is None
+                  and self._header(line)):
+            self._table(lineno, line)
+
+    def _banner(self, line: str) -> None:
+        m = BANNER.search(line)
+        if m:
+            self.component = PART_COMPONENT[m.group("part").lower()]
+            self.version = m.group("version")
+            self.tool = "effbench" if m.group("tool").lower() == "effbench" else "IMB"
+        elif line.strip() and not line.startswith("#"):
+            self.skipped += 1  # a message before IMB's header
+
+    def _header(self, line: str) -> bool:
+        """A line of the header: the hosts, the system, the calling sequence."""
+        if (m := HOST.match(line)):
+            self.hosts.append({"name": m.group(1), "ranks": _ranks(m.group(2))})
+        elif (m := HEADER_FIELD.match(line)):
+            self.header[m.group(1)] = m.group(2).strip()
+        elif re.match(r"^#\s*Calling sequence was:", line):
+            self.in_calling = True
+        elif self.in_calling and re.match(r"^#\s*\S", line):
+            self.command_line = line.lstrip("#").split()
+            self.in_calling = False
+        else:
+            return False
+        return True
+
+    def _table(self, lineno: int, line: str) -> None:
+        """A line from the first `# Benchmarking` on: a table's heading lines and rows."""
+        m = BENCHMARKING.match(line)
+        if m:
+            self.bench, self.procs, self.mode, self.columns, self.groups = \
+                m.group(1), None, None, None, 0
+            return
+        if self.bench is None:
+            if "All processes entering MPI_Finalize" in line:
+                self.finalized = True
+            elif line.strip() and not line.startswith("#"):
+                self.skipped += 1  # a message between tables
+            return
+        m = GROUPS.match(line)
+        if m:
+            self.groups, self.procs = int(m.group(1)), int(m.group(2))
+            self.max_procs = max(self.max_procs, self.groups * self.procs)
+            return
+        m = PROCESSES.match(line)
+        if m and self.columns is None:
+            self.procs = int(m.group(1))
+            return
+        m = MODE.match(line)
+        if m:
+            self.mode = m.group(1).lower()
+            return
+        names = _column_names(line)
+        if names is not None:
+            if self.procs is None:
+                raise FormatError(self.path, lineno,
+                                  f"table of {self.bench} without '#processes' line")
+            self.columns = names
+            return
+        if "All processes entering MPI_Finalize" in line:
+            self.finalized = True
+            self.bench = None
+            return
+        if line.startswith("#") or line.strip() == "":
+            if line.startswith("#-") and self.columns is not None:
+                self.bench, self.columns = None, None
+            return
+        self._data_row(lineno, line)
+
+    def _data_row(self, lineno: int, line: str) -> None:
+        tokens, columns = line.split(), self.columns
+        if columns is None or len(tokens) != len(columns) or not all(
+                tok == "-" or is_number(tok) for tok in tokens):
+            self.skipped += 1  # not a row of this table: a message that landed in it
+            return
+        # effbench prints what does not exist as "-"
+        values = {name: None if tok == "-" else float(tok) for name, tok in zip(columns, tokens)}
+        self.results.append(_row(self.path, lineno, self.component, self.bench, self.procs,
+                                 self.mode, self.groups, values))
+        self.result_lines.append(lineno)
+        self.max_procs = max(self.max_procs, self.procs)
+
+    def parsed(self) -> ParsedRun:
+        header, results = self.header, self.results
+        uname = {"sysname": header.get("System"), "nodename": None,
+                 "release": header.get("Release"), "version": header.get("Version"),
+                 "machine": header.get("Machine")}
+        run = new_run(self.component, self.tool, self.max_procs, version=self.version,
+                      mpi_library=header.get("MPI Library") or None,
+                      start=ctime_to_iso(header.get("Date", "")), uname=uname,
+                      mpi_version=header.get("MPI Version") or None,
+                      thread_level=header.get("MPI Thread Environment") or None,
+                      command_line=self.command_line, hosts=self.hosts or None,
+                      check=any(r["defects"] is not None for r in results))
+        end = new_end("ok") if self.finalized else None
+        return ParsedRun(run=run, results=results, end=end, source=str(self.path),
+                         source_format="imb", skipped_lines=self.skipped,
+                         result_lines=self.result_lines)
+
+
 def parse_imb_text(path: str | Path) -> ParsedRun:
     path = Path(path)
     lines, whole = read_log(path)
-    skipped = 0 if whole else 1
-    component = version = tool = None
-    header: dict[str, str] = {}
-    command_line: list[str] | None = None
-    results, result_lines = [], []
-    hosts: list[dict] = []
-    bench = procs = mode = None
-    groups = 0
-    columns: list[str] | None = None
-    in_calling = False
-    finalized = False
-    max_procs = 0
-
+    output = _Output(path, skipped=0 if whole else 1)
     for lineno, raw in enumerate(lines, start=1):
-        line = raw.rstrip()
-        if component is None:
-            m = BANNER.search(line)
-            if m:
-                component = PART_COMPONENT[m.group("part").lower()]
-                version = m.group("version")
-                tool = "effbench" if m.group("tool").lower() == "effbench" else "IMB"
-            elif line.strip() and not line.startswith("#"):
-                skipped += 1  # a message before IMB's header
-            continue
-        if line.startswith("#") and columns is None and bench is None:
-            m = HOST.match(line)
-            if m:
-                hosts.append({"name": m.group(1), "ranks": _ranks(m.group(2))})
-                continue
-            m = HEADER_FIELD.match(line)
-            if m:
-                header[m.group(1)] = m.group(2).strip()
-                continue
-            if re.match(r"^#\s*Calling sequence was:", line):
-                in_calling = True
-                continue
-            if in_calling and re.match(r"^#\s*\S", line):
-                command_line = line.lstrip("#").split()
-                in_calling = False
-                continue
-        m = BENCHMARKING.match(line)
-        if m:
-            bench, procs, mode, columns, groups = m.group(1), None, None, None, 0
-            continue
-        if bench is None:
-            if "All processes entering MPI_Finalize" in line:
-                finalized = True
-            elif line.strip() and not line.startswith("#"):
-                skipped += 1  # a message between tables
-            continue
-        m = GROUPS.match(line)
-        if m:
-            groups, procs = int(m.group(1)), int(m.group(2))
-            max_procs = max(max_procs, groups * procs)
-            continue
-        m = PROCESSES.match(line)
-        if m and columns is None:
-            procs = int(m.group(1))
-            continue
-        m = MODE.match(line)
-        if m:
-            mode = m.group(1).lower()
-            continue
-        names = _column_names(line)
-        if names is not None:
-            if procs is None:
-                raise FormatError(path, lineno, f"table of {bench} without '#processes' line")
-            columns = names
-            continue
-        if "All processes entering MPI_Finalize" in line:
-            finalized = True
-            bench = None
-            continue
-        if line.startswith("#") or line.strip() == "":
-            if line.startswith("#-") and columns is not None:
-                bench, columns = None, None
-            continue
-        tokens = line.split()
-        if columns is None or len(tokens) != len(columns) or not all(
-                tok == "-" or is_number(tok) for tok in tokens):
-            skipped += 1  # not a row of this table: a message that landed in it
-            continue
-        # effbench prints what does not exist as "-"
-        values = {name: None if tok == "-" else float(tok) for name, tok in zip(columns, tokens)}
-        results.append(_row(path, lineno, component, bench, procs, mode, groups, values))
-        result_lines.append(lineno)
-        max_procs = max(max_procs, procs)
-
-    if component is None:
+        output.read(lineno, raw.rstrip())
+    if output.component is None:
         raise FormatError(path, 1, "no IMB banner ('Intel(R) MPI Benchmarks ..., MPI-1 part')")
-    if not results:
+    if not output.results:
         raise FormatError(path, len(lines), "no benchmark table found")
-
-    uname = {"sysname": header.get("System"), "nodename": None,
-             "release": header.get("Release"), "version": header.get("Version"),
-             "machine": header.get("Machine")}
-    run = new_run(component, tool, max_procs, version=version,
-                  mpi_library=header.get("MPI Library") or None,
-                  start=ctime_to_iso(header.get("Date", "")), uname=uname,
-                  mpi_version=header.get("MPI Version") or None,
-                  thread_level=header.get("MPI Thread Environment") or None,
-                  command_line=command_line, hosts=hosts or None,
-                  check=any(r["defects"] is not None for r in results))
-    end = new_end("ok") if finalized else None
-    return ParsedRun(run=run, results=results, end=end, source=str(path),
-                     source_format="imb", skipped_lines=skipped,
-                     result_lines=result_lines)
+    return output.parsed()
 
 
 def _ranks(text: str) -> list[int]:
@@ -210,7 +235,8 @@ def _row(path, lineno, component, bench, procs, mode, groups, values):
     rec["sync"] = "window" if values.get("valid_fraction") is not None else "barrier"
     if values.get("rel_std_error") is not None:
         rec["rel_std_error"] = values["rel_std_error"] / 100  # printed in percent
-    if "t" not in values and "t_avg_us" not in values:
+    if "t" not in values and "t_avg_us" not in values and "msg_per_sec" not in values:
+        # (Uniband and Biband print rates only: their rows have no time.)
         # NBC and Truly_passive_put tables have no t column: the first time column IMB prints
         # (t_ovrl for NBC, t_pure for Truly_passive_put) is the maximum over the processes,
         # effbench's t_max_us, as for a single-transfer table.

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from ..records import RESULT_CORE, SCHEMA, ParsedRun
+from .limits import check_store_limits
 from .models import Benchmark, Event, Machine, Measurement, MpiLibrary, Run, Summary
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -97,10 +98,14 @@ class Store:
 
     # --- import -----------------------------------------------------------------------------
 
-    def import_run(self, parsed: ParsedRun, **upload: Any) -> tuple[int, bool]:
+    def import_run(self, parsed: ParsedRun, *, path: str | Path | None = None,
+                   **upload: Any) -> tuple[int, bool]:
         """Store PARSED in one transaction. Returns (run id, True) or, when the same run is
-        already stored, (its id, False) and changes nothing. UPLOAD may set the web upload's
-        columns of the run: uploader_id, network, notes."""
+        already stored, (its id, False) and changes nothing. A value its columns cannot hold
+        raises FormatError before anything is stored, naming PATH (the file PARSED was read
+        from; default: its source) and the line. UPLOAD may set the web upload's columns of
+        the run: uploader_id, network, notes."""
+        check_store_limits(parsed, path if path is not None else parsed.source)
         digest = parsed.content_hash()
         for attempt in (1, 2):
             try:

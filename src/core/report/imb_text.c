@@ -1,5 +1,6 @@
 #include "core/report/imb_text.h"
 
+#include "core/imb2021_options.h"
 #include "core/nodemap.h"
 
 #include <math.h>
@@ -120,6 +121,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
         printf("# -sync window: repetitions start at agreed global times (clock offsets\n"
                "# measured); t columns are over the valid repetitions of each repetition's\n"
                "# slowest rank; `valid` is the fraction of repetitions no rank started late\n");
+    eb_imb2021_print_header(o);
     if (o->check)
         printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
                "# untimed pass; defects are counted in the last column.\n"
@@ -136,15 +138,19 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     if (o->msglen.n > 0) {
         printf("# Message lengths were user-defined\n");
     } else {
-        printf("# Minimum %s in bytes:   0\n", label);
+        /* -zero_size off: the series starts at 2^min, as IMB prints it */
+        printf("# Minimum %s in bytes:   %zu\n", label,
+               o->imb21.zero_size ? (size_t)0 : (size_t)1 << o->msglog_min);
         printf("# Maximum %s in bytes:   %zu\n", label, (size_t)1 << o->msglog_max);
     }
     printf("#\n");
     if (o->family->size_label) {
         printf("#\n#\n\n# List of Benchmarks to run:\n\n");
     } else {
-        printf("# MPI_Datatype                   :   MPI_BYTE \n");
-        printf("# MPI_Datatype for reductions    :   MPI_FLOAT \n");
+        printf("# MPI_Datatype                   :   %s \n",
+               eb_dtype_mpi_name(o->imb21.data_type));
+        printf("# MPI_Datatype for reductions    :   %s \n",
+               eb_dtype_mpi_name(o->imb21.red_data_type));
         printf("# MPI_Op                         :   MPI_SUM  \n");
         printf("# \n# \n\n# List of Benchmarks to run:\n\n");
     }
@@ -267,3 +273,47 @@ void eb_imb_print_footer(void)
     printf("\n\n# All processes entering MPI_Finalize\n\n");
     fflush(stdout);
 }
+
+/* ---- the reporter ------------------------------------------------------- */
+
+static void text_header(const eb_report_run *run)
+{
+    eb_imb_print_header(run->o, run->si, run->list, run->multi, run->n);
+}
+
+static void text_table_start(const eb_report_run *run, const eb_report_table *t)
+{
+    eb_imb_print_block(t->bench, t->name, run->o, t->procs, t->ngroups, t->ranks, t->waiting,
+                       t->mode);
+    if (t->need_procs > 0)
+        eb_imb_print_note("NOT RUN: %s needs %d processes; %d %s running", t->bench->name,
+                          t->need_procs, t->procs, t->procs == 1 ? "process is" : "processes are");
+    else
+        eb_imb_print_table_head(t->bench, run->o, t->multi);
+}
+
+static void text_row(const eb_report_run *run, const eb_report_table *t, const eb_row *row)
+{
+    eb_imb_print_row(row, run->o, t->multi);
+}
+
+static void text_note(const eb_report_run *run, const char *text)
+{
+    (void)run;
+    eb_imb_print_note("%s", text);
+}
+
+static void text_footer(const eb_report_run *run)
+{
+    (void)run;
+    eb_imb_print_footer();
+}
+
+const eb_reporter eb_imb_text_reporter = {
+    .name = "imb_text",
+    .header = text_header,
+    .table_start = text_table_start,
+    .row = text_row,
+    .note = text_note,
+    .footer = text_footer,
+};

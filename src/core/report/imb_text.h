@@ -6,6 +6,7 @@
 
 #include "core/bench.h"
 #include "core/options.h"
+#include "core/report/reporter.h"
 #include "core/sysinfo.h"
 
 /* The columns of a row of bench b, as printed (terminated by header NULL).
@@ -27,5 +28,8 @@ void eb_imb_print_table_head(const eb_bench *b, const eb_imb_options *o, int mul
 void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi);
 void eb_imb_print_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void eb_imb_print_footer(void);
+
+/* The functions above as a member of the reporter list. */
+extern const eb_reporter eb_imb_text_reporter;
 
 #endif

@@ -1,85 +1,20 @@
-/* JSON Lines reporter (docs/json-lines.md): rank 0 writes, every record is
- * flushed when complete, and an `end` record closes the file even when the
- * run exits with an error. */
+/* JSON Lines (docs/json-lines.md).  This header gathers the writer, the
+ * record reader and --resume, which every component uses, and declares the
+ * reporter of IMB runs (jsonl.c). */
 #ifndef EB_REPORT_JSONL_H
 #define EB_REPORT_JSONL_H
 
 #include "core/bench.h"
-#include "core/json.h"
-#include "core/sysinfo.h"
+#include "core/report/jsonl_reader.h"
+#include "core/report/jsonl_resume.h"
+#include "core/report/jsonl_writer.h"
+#include "core/report/reporter.h"
 
-/* Open FILE for writing on rank 0 (collective: an unwritable path is a user
- * error on every rank).  Does nothing when path is NULL. */
-void eb_jsonl_open(const char *path);
-int eb_jsonl_active(void);
-
-/* --resume: collective.  Rank 0 reads an earlier (possibly crashed) JSON
- * Lines file of the same component, drops a trailing `end` record, and
- * reopens it for appending with a `resume` record; every rank gets the keys
- * (eb_row_key) of the rows already in it.  Exits 2 if the file is unusable,
- * or (when this_run is not NULL) if one of `fields` differs between the
- * file's run record and this_run (see eb_jsonl_resume_match).  The three
- * steps below for components that need more than the keys. */
-void eb_jsonl_resume(const char *path, const char *component, const char *this_run,
-                     const char *const *fields, const char *const *superseded, char ***keys,
-                     int *nkeys);
-
-/* What --resume read: the run record and the result records (their text,
- * on every rank).  A component sets drop[i] for rows it measures again. */
-typedef struct {
-    char *run;
-    char **rows;
-    int nrows;
-    long *line; /* line of each row in the file, for messages */
-    char *drop;
-    char *blob; /* storage of rows */
-    /* NULL, or the NULL-terminated names of parts measured again whose
-     * earlier rows stay in the file (SKaMPI suites that were running at a
-     * crash): the `resume` record lists them as `superseded` */
-    const char *const *superseded;
-} eb_resume;
-
-/* Step 1 (collective): read FILE; nothing is written yet.  A cut last line,
- * an `end` record and `summary` records are left out (a new summary covers
- * old and new rows).  Exits 2 if FILE cannot be read, has no run record or
- * is of another component. */
-void eb_jsonl_resume_read(eb_resume *rs, const char *path, const char *component);
-/* Step 2 (optional, collective): exits 2 with "--resume FILE:1: 'x' is .. in
- * the file but .. in this run" when a member of the file's run record differs
- * from the one of this_run (the record this run would write).  fields: NULL
- * terminated, top-level names or "options.NAME". */
-void eb_jsonl_resume_match(const eb_resume *rs, const char *path, const char *this_run,
-                           const char *const *fields);
-/* Step 3 (collective): keep the rows not dropped (cut the file, or rewrite
- * it through a renamed temporary file when rows in the middle go), reopen it
- * for appending and write the `resume` record. */
-void eb_jsonl_resume_append(eb_resume *rs, const char *path);
-void eb_jsonl_resume_free(eb_resume *rs);
-
-/* Members of the top-level object of a record (our own records: no
- * whitespace other than the writer's).  The value's raw JSON text, NULL if
- * absent; a string without quotes (-1 if absent or not a string); a number
- * (NaN if absent or null); an integer or boolean (dflt if absent or null). */
-const char *eb_jsonl_value(const char *rec, const char *key, size_t *len);
-int eb_jsonl_str(const char *rec, const char *key, char *out, size_t n);
-double eb_jsonl_num(const char *rec, const char *key);
-long long eb_jsonl_int(const char *rec, const char *key, long long dflt);
-
-/* "benchmark|mode|procs|bytes|group" of a row, the identity --resume uses. */
-void eb_row_key(char *out, size_t n, const char *benchmark, const char *mode, int procs,
-                size_t bytes, int group);
-
-/* Start a record: {"type": type, "schema": 1, ... */
-void eb_jsonl_begin(eb_json *j, const char *type);
-/* Finish, write one line, flush, free. */
-void eb_jsonl_emit(eb_json *j);
-
-/* The `run` record's common fields; the caller adds `options` between
- * begin and emit.  Collective (host list). */
-void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, int check);
-/* A `result` record for an IMB-style row. */
+/* A `result` record for an IMB-style row (a row counts for the run's
+ * progress even without a file). */
 void eb_jsonl_result(const eb_row *row, const char *component);
-/* Close with an `end` record: status "ok" or "error". */
-void eb_jsonl_end(const char *status, const char *message);
+
+/* The IMB run's JSON Lines file as a member of the reporter list. */
+extern const eb_reporter eb_jsonl_reporter;
 
 #endif

@@ -1,7 +1,7 @@
 /* b_eff_io reporters: the protocol on stdout in the layout of b_eff_io 2.1's
  * .prot and .sum files, and the JSON Lines records.  Rank 0 only; nothing
  * here measures. */
-#include "beff/beff_io.h"
+#include "beffio/beff_io_report.h"
 
 #include "core/error.h"
 #include "core/report/jsonl.h"

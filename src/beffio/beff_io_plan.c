@@ -1,5 +1,5 @@
 /* b_eff_io: pattern table, partitions, schedule and averaging (no MPI). */
-#include "beff/beff_io_plan.h"
+#include "beffio/beff_io_plan.h"
 
 #include "core/error.h"
 #include "core/text.h"

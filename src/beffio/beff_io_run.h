@@ -1,9 +1,11 @@
-/* b_eff_io: measured values of one run, shared by the measurement
- * (beff_io.c) and the reporters (beff_io_report.c). */
-#ifndef EB_BEFF_IO_H
-#define EB_BEFF_IO_H
+/* b_eff_io's run model: the options and every measured value of one run,
+ * shared by the measurement (beff_io.c, beff_io_pattern.c), --resume and the
+ * reporters (beff_io_report.c). */
+#ifndef EB_BEFF_IO_RUN_H
+#define EB_BEFF_IO_RUN_H
 
-#include "beff/beff_io_plan.h"
+#include "beffio/beff_io_plan.h"
+#include "core/progress.h"
 #include "core/sysinfo.h"
 
 #include <mpi.h>
@@ -56,6 +58,7 @@ typedef struct {
     int nhints;
     double fs_cache_mib;       /* 0: not stated */
     int rewrite0, keep, check;
+    int progress_forced;       /* --progress: the progress line also off a terminal */
     long long mem_mib;         /* memory per process, MiB */
     int mem_detected;
     long long mem_total_mib;   /* total memory MT, MiB (default mem_mib * P) */
@@ -71,6 +74,7 @@ typedef struct {
     int best21;                /* the same for release 2.1's formula (its own maximum) */
     double elapsed;
     long long errors;
+    eb_progress progress;      /* units: the patterns' time units U (docs/beff-io.md) */
     eb_sysinfo si;
     /* Rank 0: the hints of the pattern type run last, as MPI_File_get_info
      * reported them after its open; the reporters print them right after.
@@ -78,20 +82,5 @@ typedef struct {
     int hint_found[BIO_MAX_HINTS];
     char hint_used[BIO_MAX_HINTS][256];
 } bio_run;
-
-/* Reporters (rank 0 only). */
-void bio_print_header(const bio_run *r);
-void bio_print_table_head(void);
-void bio_print_type(const bio_run *r, const bio_part *pt, int a, int t);
-void bio_print_method(const bio_run *r, const bio_part *pt, int a);
-void bio_print_summary(const bio_run *r);
-void bio_json_type(const bio_run *r, const bio_part *pt, int a, int t);
-void bio_json_summary(const bio_run *r);
-/* Seconds from open to close of all pattern types run by this process (not
- * the partitions kept by --resume; slowest process). */
-double bio_measured_seconds(const bio_run *r);
-/* Validity of the run: 1 if valid; reasons appended to buf when not. */
-int bio_valid(const bio_run *r, char *buf, size_t len);
-#define BIO_VALID_MINUTES 15.0
 
 #endif

@@ -1,8 +1,8 @@
 /* IMB-IO helpers without MPI (unit-tested): IMB's BUF_VALUE data for file
  * I/O, the split of an I/O portion among processes, file names, the
  * User_Set_Info hints file, and the checks of shared-file-pointer data. */
-#ifndef EB_IMB_IO_H
-#define EB_IMB_IO_H
+#ifndef EB_IMB_IO_UTIL_H
+#define EB_IMB_IO_UTIL_H
 
 #include <stddef.h>
 

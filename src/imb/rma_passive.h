@@ -1,6 +1,6 @@
-/* IMB-RMA's pure decisions, exposed for unit tests. */
-#ifndef EB_IMB_RMA_H
-#define EB_IMB_RMA_H
+/* IMB-RMA Truly_passive_put's pure decision (rma_passive.c), exposed for unit tests. */
+#ifndef EB_IMB_RMA_PASSIVE_H
+#define EB_IMB_RMA_PASSIVE_H
 
 /* Truly_passive_put: did the put complete while the target computed outside
  * MPI?  Times per repetition: t_pure (target in MPI_Barrier), t_ovrl (target

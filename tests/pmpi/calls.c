@@ -1,0 +1,113 @@
+/* A PMPI interposition library for the tests of IMB 2021's options: it
+ * counts, on world rank 0, the MPI calls those options change, and writes
+ * "key count" lines to $EFFBENCH_CALLS_FILE at MPI_Finalize.  Load it with
+ * LD_PRELOAD.  Keys:
+ *   Barrier                       MPI_Barrier calls
+ *   Sendrecv0                     zero-count MPI_Sendrecv (IMB's own barrier)
+ *   Allreduce:TYPE                MPI_Allreduce by datatype name
+ *   Bcast:TYPE:rootR              MPI_Bcast by datatype and root
+ *   Send:TYPE, Isend:TYPE         by datatype name */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_KEYS 128
+
+static char keys[MAX_KEYS][64];
+static long counts[MAX_KEYS];
+static int nkeys;
+
+static int counting(void)
+{
+    int rank = -1, inited = 0, finalized = 0;
+    PMPI_Initialized(&inited);
+    PMPI_Finalized(&finalized);
+    if (!inited || finalized)
+        return 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank == 0;
+}
+
+static void count(const char *key)
+{
+    for (int i = 0; i < nkeys; i++)
+        if (strcmp(keys[i], key) == 0) {
+            counts[i]++;
+            return;
+        }
+    if (nkeys < MAX_KEYS) {
+        snprintf(keys[nkeys], sizeof keys[nkeys], "%s", key);
+        counts[nkeys++] = 1;
+    }
+}
+
+static void count_typed(const char *what, MPI_Datatype t, int root)
+{
+    if (!counting())
+        return;
+    char name[MPI_MAX_OBJECT_NAME] = "?", key[64];
+    int len = 0;
+    PMPI_Type_get_name(t, name, &len);
+    if (root >= 0)
+        snprintf(key, sizeof key, "%s:%s:root%d", what, name, root);
+    else
+        snprintf(key, sizeof key, "%s:%s", what, name);
+    count(key);
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    if (counting())
+        count("Barrier");
+    return PMPI_Barrier(comm);
+}
+
+int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, void *rb, int rc,
+                 MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    if (sc == 0 && rc == 0 && counting())
+        count("Sendrecv0");
+    return PMPI_Sendrecv(sb, sc, st, dest, stag, rb, rc, rt, src, rtag, comm, status);
+}
+
+int MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    count_typed("Allreduce", t, -1);
+    return PMPI_Allreduce(sb, rb, n, t, op, comm);
+}
+
+int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm)
+{
+    count_typed("Bcast", t, root);
+    return PMPI_Bcast(b, n, t, root, comm);
+}
+
+int MPI_Send(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
+{
+    count_typed("Send", t, -1);
+    return PMPI_Send(b, n, t, dest, tag, comm);
+}
+
+int MPI_Isend(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+    count_typed("Isend", t, -1);
+    return PMPI_Isend(b, n, t, dest, tag, comm, req);
+}
+
+int MPI_Finalize(void)
+{
+    int rank = -1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const char *path = getenv("EFFBENCH_CALLS_FILE");
+    if (rank == 0 && path) {
+        FILE *f = fopen(path, "w");
+        if (f) {
+            for (int i = 0; i < nkeys; i++)
+                fprintf(f, "%s %ld\n", keys[i], counts[i]);
+            fclose(f);
+        }
+    }
+    return PMPI_Finalize();
+}
