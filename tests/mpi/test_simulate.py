@@ -4,6 +4,7 @@ held to the platform's own parameters.  Skipped when SimGrid is not installed
 (scripts/simulate installs it); builds build-smpi/ when it is missing."""
 from __future__ import annotations
 
+import fcntl
 import importlib.util
 import json
 import os
@@ -31,9 +32,14 @@ _spec.loader.exec_module(generate)
 
 @pytest.fixture(scope="module", autouse=True)
 def smpi_build():
-    if not (BUILD / "effbench").exists():
-        r = subprocess.run(["bash", str(SIMULATE)], capture_output=True, text=True, timeout=900)
-        assert r.returncode == 0, r.stderr[-3000:]
+    """Build build-smpi/ once, even with pytest-xdist's workers asking at the same time."""
+    BUILD.mkdir(exist_ok=True)
+    with open(BUILD / ".test-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (BUILD / "effbench").exists():
+            r = subprocess.run(["bash", str(SIMULATE)], capture_output=True, text=True,
+                               timeout=900)
+            assert r.returncode == 0, r.stderr[-3000:]
 
 
 def simulate(tmp_path, platform, np, *args, placement=None, reps=None, timeout=240):
