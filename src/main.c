@@ -4,6 +4,7 @@
 #include "core/guard.h"
 #include "core/nodemap.h"
 #include "core/registry.h"
+#include "core/simulate.h"
 #include "core/report/jsonl.h"
 #include "core/sysinfo.h"
 
@@ -85,11 +86,13 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     argv = bcast_argv(&argc, argv);
     eb_set_command_line(argc, argv);
+    eb_sim_init(argc, argv);
     eb_world_nodes(); /* collective: every rank knows every rank's node from here on */
     char err[EB_ERRLEN];
     if (eb_guard_take_option(&argc, argv, err, sizeof err))
         eb_exit_all(EB_EXIT_USAGE, err);
-    eb_guard_start();
+    if (!EB_SMPI_BUILD) /* SMPI ranks share one process: no thread may run beside them */
+        eb_guard_start();
 
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import __version__
+from . import __version__, simulate
 from .importers import FORMATS, FormatError, parse_file
 from .records import ParsedRun, write_jsonl
 from .store.db import Store, StoreError, database_error
@@ -256,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     _store_commands(sub)
     _analysis_commands(sub)
     _run_command(sub)
+    simulate.add_parser(sub, DB_HELP)
     _series_commands(sub)
     _nodes_command(sub)
     _web_commands(sub)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .records import ParsedRun
+from .simulate import simulation_label
 
 # Options that say how a run was written or followed, not what it measures.
 NOT_MEASURED = {"planned_rows", "json", "json_path", "resume", "protocol", "path", "keep",
@@ -40,6 +41,9 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
             out.append(Difference(f"options.{key}", oa.get(key), ob.get(key), True))
     if ra.get("check") != rb.get("check") and None not in (ra.get("check"), rb.get("check")):
         out.append(Difference("check", ra.get("check"), rb.get("check"), True))
+    sa, sb = simulation_label(ra), simulation_label(rb)
+    if sa != sb:  # simulated beside measured is what a prediction is for: no refusal
+        out.append(Difference("simulation", sa or "measured", sb or "measured", False))
     if ra.get("procs") != rb.get("procs"):
         out.append(Difference("procs", ra.get("procs"), rb.get("procs"), False))
     hosts = [sorted(h.get("name") for h in (r.get("hosts") or [])) for r in (ra, rb)]

@@ -18,6 +18,7 @@ from .heatmap import node_heatmaps, write_png
 from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
 from .records import ParsedRun, headline_time
 from .report_history import OVERLAY_NOTE, HistorySection, overlay
+from .simulate import simulation_label
 
 IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
 # Trace names: b_eff's methods as its protocol labels them, b_eff_io's types with their number.
@@ -237,6 +238,9 @@ def _run_header(label: str, run: ParsedRun) -> str:
     out = f"<h2>{html.escape(label)}</h2><table class='facts'>{rows}</table>"
     if r.get("check"):
         out += "<p class='warn'>Run with -check: the timings are not for publication.</p>"
+    if simulation_label(r):
+        out += (f"<p class='warn sim'>{html.escape(simulation_label(r))}: these numbers are a "
+                "SimGrid prediction, not a measurement.</p>")
     if run.summaries:
         keys = []
         for s in run.summaries:

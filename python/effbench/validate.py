@@ -131,6 +131,8 @@ def _check_run(rec: dict, probs: Problems) -> None:
     probs.need(rec, "command_line", "list", nullable=True)
     probs.need(rec, "options", "dict", nullable=True)
     probs.need(rec, "check", "bool", nullable=True)
+    probs.need(rec, "simulated", "bool", nullable=True)  # docs/simulation.md
+    probs.need(rec, "simulation", "dict", nullable=True)
     if _is_int(rec.get("procs")) and rec["procs"] < 1:
         probs.add(f"procs: {rec['procs']} < 1")
     for i, host in enumerate(rec.get("hosts") or []):

@@ -8,6 +8,7 @@
 #include "beff/beff_protocol.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/simulate.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -39,9 +40,10 @@ static void workspace_init(const beff_run *r, workspace *w)
     for (int p = 0; p < r->npat; p++)
         beff_rank_plan_build(&w->rp[p], &r->pat[p], w->rank, &w->cc);
     w->cb.cap = (size_t)BEFF_BUF_FACTOR * (size_t)r->lmax;
-    w->cb.sbuf = eb_malloc(w->cb.cap);
-    w->cb.rbuf = eb_malloc(w->cb.cap);
-    memset(w->cb.rbuf, 0, w->cb.cap);
+    w->cb.sbuf = eb_msgbuf_alloc(w->cb.cap);
+    w->cb.rbuf = eb_msgbuf_alloc(w->cb.cap);
+    if (!eb_sim_active())
+        memset(w->cb.rbuf, 0, w->cb.cap);
     size_t batch = (size_t)r->npat * (size_t)r->nmeth;
     w->loc = eb_malloc(batch * BEFF_NVAL * sizeof(double));
     w->mx = eb_malloc(batch * 2 * sizeof(double));
@@ -53,8 +55,8 @@ static void workspace_free(const beff_run *r, workspace *w)
     free(w->loc);
     free(w->mx);
     free(w->sm);
-    free(w->cb.sbuf);
-    free(w->cb.rbuf);
+    eb_msgbuf_free(w->cb.sbuf);
+    eb_msgbuf_free(w->cb.rbuf);
     for (int p = 0; p < r->npat; p++)
         beff_rank_plan_free(&w->rp[p]);
     free(w->rp);
@@ -116,7 +118,7 @@ static void measure_loop(beff_run *r, workspace *w, int p, int l, int m, int rep
 {
     long L = r->len[l];
     size_t L8 = ((size_t)L + 7) & ~(size_t)7;
-    long n = loop_length(r, p, l, m, rep);
+    long n = eb_sim_cap_loop(loop_length(r, p, l, m, rep));
     r->loop[beff_idx(r, p, l, m, rep)] = n;
     long full_bad = 0, cheap_bad = 0;
     if (r->opt.check && rep == 0)

@@ -1,6 +1,7 @@
 #include "core/buffers.h"
 
 #include "core/error.h"
+#include "core/simulate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +32,9 @@ void eb_buf_setup(eb_buf *b, size_t len, long n, const eb_cache *cache)
     if (need == 0)
         need = 1;
     if (!b->base || b->alloc < need) {
-        free(b->base);
+        eb_msgbuf_free(b->base);
         size_t a = (need + 4095) / 4096 * 4096;
-        if (posix_memalign((void **)&b->base, 4096, a) != 0)
-            eb_abort("out of memory allocating a %zu-byte message buffer", a);
+        b->base = eb_msgbuf_alloc(a);
         b->alloc = a;
     }
     b->len = len;
@@ -44,12 +44,16 @@ void eb_buf_setup(eb_buf *b, size_t len, long n, const eb_cache *cache)
 
 void eb_buf_free(eb_buf *b)
 {
-    free(b->base);
+    eb_msgbuf_free(b->base);
     memset(b, 0, sizeof *b);
 }
 
+/* In a simulation the buffers are shared and carry no payload: nothing to
+ * fill (and filling them would cost wall time only). */
 void eb_fill_pattern(void *p, size_t n, int rank, size_t off)
 {
+    if (eb_sim_active())
+        return;
     unsigned char *c = p;
     for (size_t j = 0; j < n; j++)
         c[j] = eb_pattern_byte(rank, off + j);
@@ -64,10 +68,16 @@ long eb_check_pattern(const void *p, size_t n, int rank, size_t off)
     return bad;
 }
 
-void eb_poison(void *p, size_t n) { memset(p, EB_POISON_BYTE, n); }
+void eb_poison(void *p, size_t n)
+{
+    if (!eb_sim_active())
+        memset(p, EB_POISON_BYTE, n);
+}
 
 void eb_fill_floats(float *p, size_t count, int rank, size_t off)
 {
+    if (eb_sim_active())
+        return;
     for (size_t i = 0; i < count; i++)
         p[i] = eb_pattern_float(rank, off + i);
 }

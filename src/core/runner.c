@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/imb2021_options.h"
+#include "core/simulate.h"
 #include "core/window.h"
 
 #include <math.h>
@@ -275,7 +276,7 @@ static void setup_length(eb_runner *R, size_t x)
     fill_send(c);
     eb_poison(c->r.base, c->r.alloc);
     memset(c->extra, 0, sizeof c->extra);
-    c->max_reps = 0;
+    c->max_reps = eb_sim_max_reps(); /* 0: no cap, except in a simulation */
     if (b->prepare && b->prepare(c) != 0)
         eb_abort("%s: preparing %zu bytes failed", b->name, x);
 }

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/resolution.h"
+#include "core/simulate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -232,7 +233,8 @@ static double prepare_timing(sk_call *c, const eb_acc_params *ap)
         for (;;) {
             double t0 = MPI_Wtime();
             sk_simple(c, c->simple_calls);
-            if (MPI_Wtime() - t0 >= target || c->simple_calls >= (1L << 24))
+            /* a simulation gives local calls no time: the cap ends the search */
+            if (MPI_Wtime() - t0 >= target || c->simple_calls >= eb_sim_cap_loop(1L << 24))
                 break;
             c->simple_calls *= 2;
         }

@@ -211,7 +211,8 @@ class Store:
                 "id": r.id, "hash": r.content_hash[:12], "tool": r.tool,
                 "component": r.component, "start": r.start, "procs": r.procs,
                 "status": r.status, "rows": counts.get(r.id, 0),
-                "machine": r.machine.nodename if r.machine else None,
+                "machine": ("simulated" if (r.run_record or {}).get("simulated")
+                            else r.machine.nodename if r.machine else None),
                 "mpi_library": r.mpi_library.name if r.mpi_library else None,
                 "source": r.source,
             } for r in runs]

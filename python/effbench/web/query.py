@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Text, cast, func, select, tuple_
 
 from ..records import IDENTITY_DEFAULTS, IDENTITY_FIELDS
+from ..simulate import simulation_label
 from ..store.db import Store
 from ..store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
 
@@ -74,6 +75,8 @@ def run_label(run: dict) -> str:
     if run.get("mpi_library"):
         parts.append(short_library(run["mpi_library"]))
     parts.append(f"np={run['procs']}")
+    if run.get("simulation"):
+        parts.append("(simulated)")
     return " ".join(parts)
 
 
@@ -93,6 +96,7 @@ def _run_dict(run: Run) -> dict[str, Any]:
         "network": run.network, "notes": run.notes,
         "uploader": run.uploader.name if run.uploader else None,
         "uploader_id": run.uploader_id,
+        "simulation": simulation_label(run.run_record or {}),
     }
 
 

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/placement.h"
+#include "core/simulate.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -151,6 +152,7 @@ void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, 
         eb_json_str(j, NULL, cmd_argv[i]);
     eb_json_close(j);
     eb_json_bool(j, "check", check);
+    eb_sim_json(j);
 }
 
 void eb_jsonl_end(const char *status, const char *message)

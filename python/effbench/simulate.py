@@ -1,0 +1,96 @@
+"""Simulated runs (docs/simulation.md): `effbench-results simulate` runs effbench under
+SimGrid's SMPI through scripts/simulate and stores the run; `simulation_label` is the one
+place that says whether and where a stored run was simulated, for list, report, compare and
+the web pages."""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "simulate"
+
+
+def simulation_label(run_record: dict[str, Any]) -> str | None:
+    """'simulated: torus:8x8x8,... (sequential placement)' for a simulated run, else None."""
+    if not run_record.get("simulated"):
+        return None
+    sim = run_record.get("simulation") or {}
+    params = sim.get("parameters") or {}
+    where = params.get("spec") or sim.get("platform") or "an unnamed platform"
+    if sim.get("platform") and sim["platform"] != where:
+        where = f"{sim['platform']} = {where}"
+    placement = f" ({sim['placement']} placement)" if sim.get("placement") else ""
+    return f"simulated: {where}{placement}"
+
+
+def add_parser(sub, db_help: str) -> None:
+    s = sub.add_parser("simulate", help="run effbench on a simulated platform (SimGrid SMPI), "
+                       "then store the run marked as simulated (docs/simulation.md)")
+    s.add_argument("--platform", required=True,
+                   help="a preset (t3e-900, sr8000, pair), a spec such as "
+                   "torus:8x8x8,lat=1us,bw=350MBps, or a SimGrid XML file (with --hostfile)")
+    s.add_argument("-np", "--np", type=int, required=True, help="simulated processes")
+    s.add_argument("--placement", choices=["sequential", "roundrobin"], default="sequential",
+                   help="ranks on SMP nodes: fill a node first, or deal them out")
+    s.add_argument("--hostfile", default=None, help="hostfile for an XML --platform")
+    s.add_argument("--reps", type=int, default=None,
+                   help="repetitions per loop at most (default 10: a simulation has no noise)")
+    s.add_argument("--json", default=None, help="JSON Lines file to write (default: "
+                   "effbench-sim-<component>-<time>.jsonl)")
+    s.add_argument("--db", help=db_help)
+    s.add_argument("component", metavar="COMPONENT", help="e.g. IMB-MPI1, b_eff, mpi1, skampi")
+    s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS")
+    s.set_defaults(func=cmd_simulate)
+
+
+def cmd_simulate(args) -> int:
+    from .importers import FormatError, parse_file
+    from .store.db import Store, StoreError
+
+    def say(msg: str) -> None:
+        print(msg, file=sys.stderr)
+
+    if not SCRIPT.exists():
+        say(f"effbench-results: error: {SCRIPT} not found: simulate runs from an effbench "
+            "checkout (pip install -e python)")
+        return 2
+    extra = [a for a in args.args if a != "--"]
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    json_path = Path(args.json or f"effbench-sim-{args.component}-{stamp}.jsonl").resolve()
+    if json_path.exists():
+        say(f"effbench-results: error: {json_path} exists: choose another --json FILE")
+        return 2
+    text_path = json_path.with_suffix(".txt")
+    cmd = ["bash", str(SCRIPT), "--platform", args.platform, "-np", str(args.np),
+           "--placement", args.placement]
+    if args.hostfile:
+        cmd += ["--hostfile", args.hostfile]
+    if args.reps:
+        cmd += ["--reps", str(args.reps)]
+    cmd += ["--", args.component, *extra, "--json", str(json_path)]
+    started = time.monotonic()
+    with open(text_path, "w") as out:
+        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True)
+    if proc.stderr:
+        sys.stderr.write(proc.stderr)
+    if proc.returncode != 0 or not json_path.exists():
+        say(f"effbench-results: error: the simulation exited with status {proc.returncode}; "
+            f"its output is in {text_path}")
+        return proc.returncode or 2
+    try:
+        parsed = parse_file(json_path, "jsonl")
+        with Store(args.db) as store:
+            run_id, _ = store.import_run(parsed)
+            where = store.display_url
+    except (FormatError, StoreError) as exc:
+        say(f"effbench-results: error: {exc}; the run stays in {json_path}")
+        return 2
+    say(f"{len(parsed.results)} rows in {time.monotonic() - started:.1f} s of wall time; "
+        f"stored as run {run_id} in {where} ({simulation_label(parsed.run)}); "
+        f"JSON Lines: {json_path}; text output: {text_path}")
+    return 0

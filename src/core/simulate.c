@@ -1,0 +1,149 @@
+#include "core/simulate.h"
+
+#include "core/error.h"
+#include "core/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if EB_SMPI_BUILD
+#include <simgrid/version.h>
+#include <simgrid/zone.h>
+#include <xbt/config.h>
+#endif
+
+static int active;     /* simulation mode (an SMPI build, not switched off) */
+static long max_reps;  /* loop cap in simulation mode */
+
+#if EB_SMPI_BUILD
+/* The platform generator's parameters (platforms/generate.py writes them as
+ * properties of the root zone), in the order the run record lists them. */
+static const char *const platform_keys[] = {
+    "spec", "topology", "dims", "nodes", "cores_per_node", "lat", "bw", "link_sharing",
+    "intra_lat", "intra_bw", "global_lat", "global_bw", "groups", "routers_per_group",
+    "speed", "sources", NULL};
+#endif
+
+int eb_sim_active(void) { return active; }
+
+void eb_sim_init(int argc, char **argv)
+{
+    if (!EB_SMPI_BUILD)
+        return;
+    const char *mode = getenv("EFFBENCH_SIM_MODE");
+    if (mode && strcmp(mode, "off") != 0 && strcmp(mode, "on") != 0)
+        eb_exit_all(EB_EXIT_USAGE, "EFFBENCH_SIM_MODE: expected 'on' or 'off'");
+    active = !(mode && strcmp(mode, "off") == 0);
+    if (!active)
+        return;
+    const char *prog = strrchr(argv[0], '/');
+    prog = prog ? prog + 1 : argv[0];
+    const char *comp = strncmp(prog, "effbench", 8) == 0 && argc > 1 ? argv[1] : prog;
+    static const char *const io[] = {"IMB-IO", "io", "b_eff_io", "beff_io", NULL};
+    for (int k = 0; io[k]; k++)
+        if (strcmp(comp, io[k]) == 0) {
+            char msg[EB_ERRLEN];
+            snprintf(msg, sizeof msg, "%s: the I/O benchmarks are not simulated: the platforms "
+                     "of platforms/ have no disks, and SMPI's MPI-IO needs them", comp);
+            eb_exit_all(EB_EXIT_USAGE, msg);
+        }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "-check") == 0 || strcmp(argv[i], "--check") == 0) {
+            char msg[EB_ERRLEN];
+            snprintf(msg, sizeof msg, "%s: not available in a simulation: SMPI's shared message "
+                     "buffers carry no data to verify (check on a real machine, or simulate "
+                     "with EFFBENCH_SIM_MODE=off)", argv[i]);
+            eb_exit_all(EB_EXIT_USAGE, msg);
+        }
+    max_reps = EB_SIM_DEFAULT_REPS;
+    const char *reps = getenv("EFFBENCH_SIM_REPS");
+    if (reps) {
+        double v;
+        if (eb_parse_double(reps, &v) || v < 1 || v > 1e9 || v != (double)(long)v)
+            eb_exit_all(EB_EXIT_USAGE, "EFFBENCH_SIM_REPS: expected a whole number of "
+                        "repetitions, at least 1");
+        max_reps = (long)v;
+    }
+#if EB_SMPI_BUILD
+    /* bookkeeping between MPI calls is no part of the simulated machine */
+    sg_cfg_set_boolean("smpi/simulate-computation", "no");
+#endif
+}
+
+void *eb_msgbuf_alloc(size_t n)
+{
+#if EB_SMPI_BUILD
+    if (active) {
+        void *p = SMPI_SHARED_MALLOC(n ? n : 1);
+        if (!p)
+            eb_abort("out of memory allocating a %zu-byte shared message buffer", n);
+        return p;
+    }
+#endif
+    void *p;
+    size_t a = (n + 4095) / 4096 * 4096;
+    if (posix_memalign(&p, 4096, a ? a : 4096) != 0)
+        eb_abort("out of memory allocating a %zu-byte message buffer", a);
+    return p;
+}
+
+void eb_msgbuf_free(void *p)
+{
+#if EB_SMPI_BUILD
+    if (active && p) {
+        SMPI_SHARED_FREE(p);
+        return;
+    }
+#endif
+    free(p);
+}
+
+long eb_sim_max_reps(void) { return active ? max_reps : 0; }
+
+long eb_sim_cap_loop(long n)
+{
+    if (!active || n <= max_reps)
+        return n;
+    return max_reps;
+}
+
+double eb_sim_compute(double seconds)
+{
+    double t0 = MPI_Wtime();
+#if EB_SMPI_BUILD
+    smpi_execute(seconds);
+#else
+    (void)seconds;
+#endif
+    return MPI_Wtime() - t0;
+}
+
+void eb_sim_json(eb_json *j)
+{
+    if (!EB_SMPI_BUILD)
+        return;
+    eb_json_bool(j, "simulated", active);
+#if EB_SMPI_BUILD
+    eb_json_object(j, "simulation");
+    eb_json_str(j, "simulator", SIMGRID_VERSION_STRING " (SMPI)");
+    eb_json_str(j, "mode", active ? "on" : "off");
+    eb_json_str(j, "platform", getenv("EFFBENCH_SIM_PLATFORM"));
+    eb_json_str(j, "placement", getenv("EFFBENCH_SIM_PLACEMENT"));
+    eb_json_bool(j, "shared_buffers", active);
+    eb_json_bool(j, "simulate_computation", sg_cfg_get_boolean("smpi/simulate-computation"));
+    if (active)
+        eb_json_int(j, "max_repetitions", max_reps);
+    else
+        eb_json_null(j, "max_repetitions");
+    eb_json_object(j, "parameters");
+    sg_netzone_t root = sg_zone_get_root();
+    for (int k = 0; platform_keys[k]; k++) {
+        const char *v = root ? sg_zone_get_property_value(root, platform_keys[k]) : NULL;
+        if (v)
+            eb_json_str(j, platform_keys[k], v);
+    }
+    eb_json_close(j);
+    eb_json_close(j);
+#endif
+}

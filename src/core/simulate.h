@@ -1,0 +1,66 @@
+/* Simulation mode: effbench run by SimGrid's SMPI on a simulated platform
+ * (docs/simulation.md).
+ *
+ * Compile time: an SMPI build (smpicc) is recognised by SMPI's own macro
+ * SMPI_SHARED_MALLOC in its mpi.h; every other build compiles the plain
+ * versions below and behaves exactly as before.  Run time: an SMPI build is
+ * in simulation mode unless EFFBENCH_SIM_MODE=off (then it runs as an
+ * ordinary MPI program inside SMPI: real copies, -check allowed, the CPU time
+ * between MPI calls simulated as SMPI does by default).
+ *
+ * In simulation mode:
+ * - message buffers come from SMPI's shared allocation (SMPI_SHARED_MALLOC):
+ *   every rank maps the same few pages, and SMPI moves no payload;
+ * - the CPU time between MPI calls is not injected into the simulated clock
+ *   (smpi/simulate-computation:no, set by eb_sim_init), so the simulated
+ *   times are the network's alone and the same on a busy and an idle host;
+ *   the overlap benchmarks' CPU work is injected as exactly its target time;
+ * - loop lengths come from simulated time (MPI_Wtime is the simulated clock)
+ *   and are capped (EFFBENCH_SIM_REPS, default EB_SIM_DEFAULT_REPS): a
+ *   simulated network has no noise, so longer loops cost wall time only;
+ * - -check is refused (shared buffers hold no payload to verify);
+ * - the run record says "simulated": true, with the platform and its
+ *   parameters. */
+#ifndef EB_SIMULATE_H
+#define EB_SIMULATE_H
+
+#include "core/json.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+#if defined(SMPI_SHARED_MALLOC)
+#define EB_SMPI_BUILD 1
+#else
+#define EB_SMPI_BUILD 0
+#endif
+
+/* Repetitions of a loop in simulation mode unless EFFBENCH_SIM_REPS says. */
+#define EB_SIM_DEFAULT_REPS 10
+
+/* main, after every rank has rank 0's argv: decide the mode, refuse -check,
+ * read EFFBENCH_SIM_* settings (a bad value: exit 2 on every rank). */
+void eb_sim_init(int argc, char **argv);
+
+/* 1 when this run is a simulation in simulation mode. */
+int eb_sim_active(void);
+
+/* Page-aligned message buffers: shared (no payload) in simulation mode. */
+void *eb_msgbuf_alloc(size_t n);
+void eb_msgbuf_free(void *p);
+
+/* The cap of a loop's repetitions: 0 (none) outside simulation mode. */
+long eb_sim_max_reps(void);
+/* n, or the cap when simulation mode caps it (at least 1). */
+long eb_sim_cap_loop(long n);
+
+/* Simulation mode: advance this rank's simulated clock by `seconds` of
+ * computation; returns the simulated time it took. */
+double eb_sim_compute(double seconds);
+
+/* The run record's "simulated" field (false outside SMPI builds' simulation
+ * mode is not written, so ordinary records stay as they were) and, when
+ * simulated, the "simulation" object. */
+void eb_sim_json(eb_json *j);
+
+#endif

@@ -1,0 +1,225 @@
+"""effbench on SimGrid's SMPI (docs/simulation.md): every component that can be
+simulated runs on a small simulated platform, and the simulated numbers are
+held to the platform's own parameters.  Skipped when SimGrid is not installed
+(scripts/simulate installs it); builds build-smpi/ when it is missing."""
+from __future__ import annotations
+
+import fcntl
+import importlib.util
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from effb import ROOT, read_jsonl
+
+SIMULATE = ROOT / "scripts" / "simulate"
+BUILD = ROOT / "build-smpi"
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("smpicc") and shutil.which("smpirun")),
+    reason="SimGrid's smpicc/smpirun are not installed (bash scripts/simulate installs them)")
+
+_spec = importlib.util.spec_from_file_location("generate", ROOT / "platforms" / "generate.py")
+generate = importlib.util.module_from_spec(_spec)
+sys.modules["generate"] = generate
+_spec.loader.exec_module(generate)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def smpi_build():
+    """Build build-smpi/ once, even with pytest-xdist's workers asking at the same time."""
+    BUILD.mkdir(exist_ok=True)
+    with open(BUILD / ".test-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (BUILD / "effbench").exists():
+            r = subprocess.run(["bash", str(SIMULATE)], capture_output=True, text=True,
+                               timeout=900)
+            assert r.returncode == 0, r.stderr[-3000:]
+
+
+def simulate(tmp_path, platform, np, *args, placement=None, reps=None, timeout=240):
+    """scripts/simulate ... -- args; the whole process group ends on a hang."""
+    cmd = ["bash", str(SIMULATE), "--platform", platform, "-np", str(np)]
+    if placement:
+        cmd += ["--placement", placement]
+    if reps:
+        cmd += ["--reps", str(reps)]
+    cmd += ["--", *map(str, args)]
+    p = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        pytest.fail(f"simulation hangs: {' '.join(cmd)}\n{out[-2000:]}\n{err[-2000:]}")
+    return p.returncode, out, err
+
+
+def records(path):
+    recs = read_jsonl(path)
+    return recs[0], [r for r in recs if r["type"] == "result"], recs
+
+
+def test_pingpong_follows_the_platform(tmp_path):
+    """Two hosts, each behind a 10 us, 100 MB/s link (preset `pair`): a message
+    of s bytes takes 2 x 10 us + s / 1e8 s one way, nothing else."""
+    rc, out, err = simulate(tmp_path, "pair", 2, "IMB-MPI1", "PingPong", "-msglog", "0:22",
+                            "--json", "pp.jsonl", reps=200)
+    assert rc == 0, err
+    run, rows, _ = records(tmp_path / "pp.jsonl")
+    assert run["simulated"] is True and run["check"] is False
+    sim = run["simulation"]
+    assert sim["platform"] == "pair" and sim["placement"] == "sequential"
+    assert sim["shared_buffers"] is True and sim["simulate_computation"] is False
+    assert sim["max_repetitions"] == 200
+    assert sim["parameters"]["lat"] == "10us" and sim["parameters"]["bw"] == "100MBps"
+    assert sim["parameters"]["topology"] == "cluster" and sim["parameters"]["nodes"] == "2"
+    assert [h["name"] for h in run["hosts"]] == ["node-0", "node-1"]
+    assert [r["bytes"] for r in rows] == [0] + [2 ** k for k in range(23)]
+    for r in rows:
+        model = 20.0 + r["bytes"] / 100e6 * 1e6
+        assert r["repetitions"] <= 200
+        # the start of a loop waits for the barrier's last rank: a few us over the loop
+        assert model * 0.998 <= r["t_avg_us"] <= model * 1.002 + 0.5, r
+    big = rows[-1]
+    assert big["mbytes_per_s"] == pytest.approx(100e6 / 2 ** 20, rel=0.002)
+
+
+def test_every_imb_family_runs(tmp_path):
+    """IMB-MPI1 collectives, IMB-NBC, IMB-EXT and IMB-RMA on a 2x2x2 torus."""
+    torus = "torus:2x2x2,lat=2us,bw=500MBps"
+    for prog, bench, fam in [("IMB-MPI1", "Allreduce", "mpi1"), ("IMB-MPI1", "Alltoall", "mpi1"),
+                             ("IMB-NBC", "Ibcast", "nbc"), ("IMB-EXT", "Unidir_Put", "ext"),
+                             ("IMB-RMA", "One_put_all", "rma")]:
+        path = f"{bench}.jsonl"
+        rc, out, err = simulate(tmp_path, torus, 4, prog, bench, "-msglog", "0:12", "-npmin", "4",
+                                "--json", path)
+        assert rc == 0, (prog, bench, err)
+        run, rows, recs = records(tmp_path / path)
+        assert run["simulated"] is True and run["component"] == fam
+        assert run["simulation"]["parameters"]["dims"] == "2x2x2"
+        assert rows and all(r["benchmark"] == bench for r in rows), rows
+        assert all(r["repetitions"] <= generate_default_reps() for r in rows)
+        assert all(r["t_max_us"] > 0 for r in rows)
+        if fam == "mpi1":  # a collective crosses at least one 2 us link
+            assert all(r["t_min_us"] >= 2.0 for r in rows), rows
+        assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+
+
+def generate_default_reps():
+    return 10  # EB_SIM_DEFAULT_REPS (src/core/simulate.h)
+
+
+def test_nbc_overlap_injects_the_cpu_work(tmp_path):
+    """The overlap benchmarks' CPU work is simulated as its target time: an
+    Ibcast of a 1 MB message overlaps almost entirely."""
+    rc, out, err = simulate(tmp_path, "torus:2x2x2,lat=2us,bw=500MBps", 2, "IMB-NBC", "Ibcast",
+                            "-msglog", "20:20", "--json", "n.jsonl")
+    assert rc == 0, err
+    _, rows, _ = records(tmp_path / "n.jsonl")
+    row = rows[-1]
+    assert [r["bytes"] for r in rows] == [0, 2 ** 20]
+    # t_pure: 1 MB over one 500 MB/s link; t_ovrl with CPU work of the same length
+    assert 1e6 / 500 <= row["t_pure_us"] <= 1e6 / 500 * 1.05 + 10, row
+    assert row["overlap_pct"] > 90, row
+
+
+def test_beff_and_its_pingpong(tmp_path):
+    """b_eff on 2 neighbours of a 2x2x2 torus with 1 MB messages at L_max: its
+    ping-pong is the link, and at L_max a process that sends and receives at
+    once gets at most half its node limiter."""
+    rc, out, err = simulate(tmp_path, "torus:2x2x2,lat=2us,bw=330MBps,limiter=420MBps", 2,
+                            "b_eff", "--mem-per-proc", "128", "--json", "b.jsonl")
+    assert rc == 0, err
+    run, rows, recs = records(tmp_path / "b.jsonl")
+    assert run["simulated"] is True and run["simulation"]["parameters"]["link_sharing"] == \
+        "split-duplex links, node limiter 420MBps"
+    (s,) = [r for r in recs if r["type"] == "summary"]
+    lmax = s["l_max_bytes"]
+    assert lmax == 2 ** 20
+    # one 2 us link of 330 MB/s (b_eff's MB: 1e6 bytes)
+    assert s["pingpong_bw_mb_per_s"] == pytest.approx(lmax / (lmax / 330 + 2), rel=0.005)
+    assert 0.9 * 210 <= s["b_eff_lmax_rings_per_proc_mb_per_s"] <= 210 * 1.001, s
+    assert 0 < s["b_eff_mb_per_s"] < 2 * 210
+    assert all(r["repetitions"] <= 10 and r["defects"] is None for r in rows)
+    assert "b_eff =" in out
+
+
+def test_skampi_and_nodes(tmp_path):
+    (tmp_path / "s.skampi").write_text(
+        "@MEMORY 512\n@OUTFILE s.out\n@LOGFILE s.log\n@MEASUREMENTS\nPP\n{\n Type = 1;\n"
+        " Start_Argument = 4;\n End_Argument = 4096;\n Stepwidth = 4;\n Max_Steps = 6;\n}\n")
+    rc, out, err = simulate(tmp_path, "pair", 2, "skampi", "--json", "s.jsonl", "s.skampi")
+    assert rc == 0, err
+    run, rows, _ = records(tmp_path / "s.jsonl")
+    assert run["simulated"] is True and rows
+    for r in rows:  # the fastest round trip: twice 2 x 10 us + bytes / 100 MB/s
+        assert r["t_min_us"] == pytest.approx(2 * (20 + r["bytes"] / 100), rel=0.02), r
+    rc, out, err = simulate(tmp_path, "cluster:3,lat=5us,bw=1GBps", 3, "nodes", "--json",
+                            "n.jsonl")
+    assert rc == 0, err
+    run, rows, _ = records(tmp_path / "n.jsonl")
+    assert run["simulated"] is True and len(rows) >= 3
+
+
+def test_placement_on_smp_nodes(tmp_path):
+    """Sequential fills a node first, round-robin deals ranks out; the run
+    record's hosts say where each rank ran."""
+    spec = "fattree:2x2,lat=5us,bw=1GBps,intra_lat=1us,intra_bw=4GBps"
+    got = {}
+    for placement in ("sequential", "roundrobin"):
+        rc, out, err = simulate(tmp_path, spec, 4, "IMB-MPI1", "PingPong", "-msglog", "0:0",
+                                "--json", f"{placement}.jsonl", placement=placement)
+        assert rc == 0, err
+        run, rows, _ = records(tmp_path / f"{placement}.jsonl")
+        got[placement] = ({h["name"]: h["ranks"] for h in run["hosts"]}, rows[0]["t_avg_us"])
+        assert run["simulation"]["placement"] == placement
+    assert got["sequential"][0] == {"node-0": [0, 1], "node-1": [2, 3]}
+    assert got["roundrobin"][0] == {"node-0": [0, 2], "node-1": [1, 3]}
+    # ranks 0 and 1: the shared-memory link (1 us) or the network (2 x 5 us)
+    assert got["sequential"][1] == pytest.approx(1.0, abs=0.5)
+    assert got["roundrobin"][1] == pytest.approx(10.0, abs=0.8)
+
+
+def test_check_and_io_refused(tmp_path):
+    rc, out, err = simulate(tmp_path, "pair", 2, "IMB-MPI1", "PingPong", "-check")
+    assert rc != 0
+    assert "effbench: error: -check: not available in a simulation" in err
+    rc, out, err = simulate(tmp_path, "pair", 2, "b_eff_io")
+    assert rc != 0 and "b_eff_io: the I/O benchmarks are not simulated" in err
+
+
+def test_bad_platforms(tmp_path):
+    for spec, msg in [("torus:8x8", "size '8x8' should be 3 whole numbers"),
+                      ("torus:4x4x1", "every torus dimension needs 2 nodes or more"),
+                      ("torus:2x2x2,foo=1", "unknown parameter 'foo=1'"),
+                      ("torus:2x2x2,bw=fast", "bw=fast: expected a number with a unit"),
+                      ("mesh:4", "not a preset")]:
+        rc, out, err = simulate(tmp_path, spec, 2, "IMB-MPI1")
+        assert rc == 2 and msg in err, (spec, err)
+    rc, out, err = simulate(tmp_path, "pair", 3, "IMB-MPI1")
+    assert rc == 2 and "-np 3: the platform" in err
+
+
+def test_generator_writes_the_topologies(tmp_path):
+    p = generate.parse_spec("t3e-900")
+    assert p["topology"] == "torus" and p["nodes"] == 512 and p["si"]["bw"] == 330e6
+    xml = generate.platform_xml(p)
+    assert 'topology="TORUS"' in xml and 'topo_parameters="8,8,8"' in xml
+    assert 'limiter_link="441.6MBps"' in xml
+    f = generate.parse_spec("fattree:16x8,intra_bw=2GBps")
+    assert f["nodes"] == 16 and f["cores"] == 8
+    assert 'topo_parameters="2;4,4;1,4;1,1"' in generate.platform_xml(f)
+    assert 'core="8"' in generate.platform_xml(f)
+    d = generate.parse_spec("dragonfly:4x2x4x2,lat=1us,bw=2GBps")
+    assert d["nodes"] == 64 and 'topo_parameters="4,1;2,1;4,1;2"' in generate.platform_xml(d)
+    assert generate.hostfile(f, 10, "roundrobin") == [f"node-{r % 2}" for r in range(10)]
+    assert generate.hostfile(f, 10, "sequential") == ["node-0"] * 8 + ["node-1"] * 2
+    assert generate.parse_quantity("1.5GiBps", generate.UNITS_BW, "bw") == 1.5 * 2 ** 30
+    json.dumps(p)  # the parsed spec is plain data
