@@ -276,26 +276,34 @@ def run_effbench(args) -> int:
     return store_run(args, launch, elapsed)
 
 
-def store_run(args, launch: Launch, elapsed: float) -> int:
-    """Import the finished run, say where it is, and write its report if asked to."""
+def import_finished_run(json_path: Path, db: str | None):
+    """Store the JSON Lines file of a run that has ended: (parsed run, run id, where), or None
+    after saying why it was not stored (the file stays where it is)."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from .importers import parse_file
     from .store.db import Store, StoreError, database_error
 
-    json_path, text_path = launch.json_path, launch.text_path
     try:
         parsed = parse_file(json_path, "jsonl")
-        with Store(args.db) as store:
+        with Store(db) as store:
             run_id, _ = store.import_run(parsed)
-            where = store.display_url
+            return parsed, run_id, store.display_url
     except (FormatError, StoreError) as exc:
         say(f"effbench-results: error: {exc}; the run stays in {json_path}")
-        return 2
     except SQLAlchemyError as exc:
         say(f"effbench-results: error: {database_error(exc)}; nothing stored, the run stays "
             f"in {json_path}")
+    return None
+
+
+def store_run(args, launch: Launch, elapsed: float) -> int:
+    """Import the finished run, say where it is, and write its report if asked to."""
+    json_path, text_path = launch.json_path, launch.text_path
+    stored = import_finished_run(json_path, args.db)
+    if stored is None:
         return 2
+    parsed, run_id, where = stored
     benches = sorted({r["benchmark"] for r in parsed.results})
     say(f"{len(parsed.results)} rows of {len(benches)} benchmarks "
         f"({', '.join(benches)}) in {elapsed:.1f} s; stored as run {run_id} in {where}; "

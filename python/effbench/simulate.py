@@ -49,11 +49,7 @@ def add_parser(sub, db_help: str) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from .importers import FormatError, parse_file
-    from .store.db import Store, StoreError
-
-    def say(msg: str) -> None:
-        print(msg, file=sys.stderr)
+    from .launcher import import_finished_run, say
 
     if not SCRIPT.exists():
         say(f"effbench-results: error: {SCRIPT} not found: simulate runs from an effbench "
@@ -82,14 +78,10 @@ def cmd_simulate(args) -> int:
         say(f"effbench-results: error: the simulation exited with status {proc.returncode}; "
             f"its output is in {text_path}")
         return proc.returncode or 2
-    try:
-        parsed = parse_file(json_path, "jsonl")
-        with Store(args.db) as store:
-            run_id, _ = store.import_run(parsed)
-            where = store.display_url
-    except (FormatError, StoreError) as exc:
-        say(f"effbench-results: error: {exc}; the run stays in {json_path}")
+    stored = import_finished_run(json_path, args.db)
+    if stored is None:
         return 2
+    parsed, run_id, where = stored
     say(f"{len(parsed.results)} rows in {time.monotonic() - started:.1f} s of wall time; "
         f"stored as run {run_id} in {where} ({simulation_label(parsed.run)}); "
         f"JSON Lines: {json_path}; text output: {text_path}")
