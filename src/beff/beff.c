@@ -1,6 +1,6 @@
 /* b_eff, the effective bandwidth benchmark (version 3.2+ with ring
  * patterns): the component and its steps in the run skeleton
- * (core/component_run.h).  The rules are ../shared/beff-spec.md; choices in
+ * (core/component_run.h).  The rules are docs/beff-spec.md; choices in
  * docs/beff.md.  The plan is beff_plan.c, the loops beff_loops.c and
  * beff_measure.c, the records beff_json.c, the protocol beff_protocol.c. */
 #include "beff/beff_analysis.h"

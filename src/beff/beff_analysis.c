@@ -1,4 +1,4 @@
-/* b_eff averaging (../shared/beff-spec.md "Values and averaging"): pure
+/* b_eff averaging (docs/beff-spec.md "Values and averaging"): pure
  * functions of the measured values, shared by the protocol, the JSON
  * summary and the unit tests. */
 #include "beff/beff_analysis.h"

@@ -1,5 +1,5 @@
 /* b_eff patterns, lengths and layouts: see beff_patterns.h and
- * ../shared/beff-spec.md for the rules implemented here. */
+ * docs/beff-spec.md for the rules implemented here. */
 #include "beff/beff_patterns.h"
 #include "core/error.h"
 

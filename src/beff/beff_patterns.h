@@ -1,4 +1,4 @@
-/* b_eff: the pure parts of the benchmark (../shared/beff-spec.md): the 21
+/* b_eff: the pure parts of the benchmark (docs/beff-spec.md): the 21
  * message lengths, the ring layouts, the random permutations, the Cartesian
  * grid sizes and the communication patterns as lists of steps per process.
  * Nothing here measures or prints, so all of it is unit-testable. */

@@ -1,5 +1,5 @@
 /* The b_eff protocol: the original's sections (SECTION-...-BEGIN/END) and
- * layouts (../shared/samples/beff/), plus every measured value.  Printed
+ * layouts (tests/python/data/samples/beff/), plus every measured value.  Printed
  * values per pattern are the accumulated bandwidth divided by the number of
  * processes, as the original prints them.  Reporter only: no MPI here. */
 #include "beff/beff_protocol.h"

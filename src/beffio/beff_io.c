@@ -1,5 +1,5 @@
 /* b_eff_io: the effective I/O bandwidth benchmark through MPI-IO (section 5
- * and 6 of the b_eff/b_eff_io paper, rules in ../shared/beff-spec.md).  The
+ * and 6 of the b_eff/b_eff_io paper, rules in docs/beff-spec.md).  The
  * component and its steps in the run skeleton (core/component_run.h): the
  * options are beff_io_options.c, one pattern type beff_io_pattern.c, the
  * files beff_io_files.c, --resume beff_io_resume.c, the reporters

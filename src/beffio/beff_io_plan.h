@@ -1,6 +1,6 @@
 /* b_eff_io: the pure parts (no MPI) — pattern table, partitions, schedule,
  * segment sizing of types 3/4, averaging rules, hints file.  The rules are
- * those of ../shared/beff-spec.md (section b_eff_io) and section 5 of the
+ * those of docs/beff-spec.md (section b_eff_io) and section 5 of the
  * b_eff/b_eff_io paper; docs/beff-io.md says where effbench chose. */
 #ifndef EB_BEFF_IO_PLAN_H
 #define EB_BEFF_IO_PLAN_H

@@ -1,6 +1,6 @@
 """b_eff under mpiexec at 1..4 processes with small memory (4 MB: L_max =
 32 KiB), 2 random patterns and a short loop window, so each run takes
-seconds.  The rules are ../../shared/beff-spec.md; docs/beff.md."""
+seconds.  The rules are docs/beff-spec.md; docs/beff.md."""
 import math
 import os
 import re

@@ -1,5 +1,5 @@
 /* b_eff pure functions: lengths, ring layouts, random patterns, Cartesian
- * grids, message counting, averaging, options (../shared/beff-spec.md). */
+ * grids, message counting, averaging, options (docs/beff-spec.md). */
 #include "beff/beff_analysis.h"
 #include "beff/beff_loops.h"
 #include "beff/beff_opts.h"

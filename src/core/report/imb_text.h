@@ -1,6 +1,6 @@
 /* IMB's text output on stdout: header, benchmark blocks, rows, the final
  * line.  Formats follow the IMB user guide and the real IMB output in
- * shared/samples/imb (13-character right-aligned columns). */
+ * tests/python/data/samples/imb (13-character right-aligned columns). */
 #ifndef EB_REPORT_IMB_TEXT_H
 #define EB_REPORT_IMB_TEXT_H
 
