@@ -13,7 +13,10 @@
 typedef enum {
     EB_COLL_BCAST, EB_COLL_ALLGATHER, EB_COLL_ALLGATHERV, EB_COLL_GATHER, EB_COLL_GATHERV,
     EB_COLL_SCATTER, EB_COLL_SCATTERV, EB_COLL_ALLTOALL, EB_COLL_ALLTOALLV, EB_COLL_REDUCE,
-    EB_COLL_REDUCE_SCATTER, EB_COLL_ALLREDUCE, EB_COLL_BARRIER, EB_COLL_N
+    EB_COLL_REDUCE_SCATTER, EB_COLL_ALLREDUCE, EB_COLL_BARRIER,
+    /* IMB 2021's: MPI_Reduce_local (no communication) and MPI_Reduce_scatter_block
+     * (X per rank from Q*X); IMB-NBC 2021 has no nonblocking benchmark of them */
+    EB_COLL_REDUCE_LOCAL, EB_COLL_REDUCE_SCATTER_BLOCK, EB_COLL_N
 } eb_coll_kind;
 
 /* A benchmark built on one collective: the driver's descriptor first (so a
@@ -45,7 +48,9 @@ void eb_coll_describe(eb_coll_bench *cb);
 void eb_coll_register(eb_coll_bench *cb);
 
 /* Repetition i of the operation: blocking when req is NULL, else started
- * nonblocking into *req.  Rooted operations use root i % size. */
+ * nonblocking into *req (MPI_Reduce_local, which has no nonblocking form,
+ * completes at once and leaves MPI_REQUEST_NULL).  Rooted operations use
+ * root i % size. */
 void eb_coll_call(eb_ctx *c, long i, MPI_Request *req);
 
 /* Reduce_scatter's split of L items over np ranks (the guide): L = r*np + s,

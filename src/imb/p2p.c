@@ -1,8 +1,9 @@
 /* IMB-MPI1 point-to-point benchmarks: PingPong, PingPing (and their
- * SpecificSource variants), Sendrecv, Exchange, as the IMB user guide
- * defines them.  MPI_BYTE data (IMB 2021's -data_type chooses another); the
- * receiving side of PingPong and PingPing uses MPI_ANY_SOURCE, the
- * SpecificSource variants the partner's rank. */
+ * SpecificSource and AnySource variants), Sendrecv, Exchange, as the IMB user
+ * guide defines them.  MPI_BYTE data (IMB 2021's -data_type chooses another);
+ * the receiving side of PingPong and PingPing uses MPI_ANY_SOURCE (the
+ * guide's), the SpecificSource variants the partner's rank, the AnySource
+ * variants (IMB 2021's names for the guide's kernels) MPI_ANY_SOURCE. */
 #include "core/bench.h"
 #include "core/imb2021_options.h"
 #include "core/registry.h"
@@ -108,11 +109,17 @@ static const eb_bench p2p_benches[] = {
     {.component = "mpi1", .name = "PingPongSpecificSource", .order = 110,
      .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .time_divisor = 2, .kernel = pingpong_specific, .check = check_from_partner},
+    {.component = "mpi1", .name = "PingPongAnySource", .order = 115,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+     .time_divisor = 2, .kernel = pingpong_any, .check = check_from_partner},
     {.component = "mpi1", .name = "PingPing", .order = 120, .cls = EB_SINGLE_TRANSFER,
      .fixed_procs = 2, .nmsg = 1, .kernel = pingping_any, .check = check_from_partner},
     {.component = "mpi1", .name = "PingPingSpecificSource", .order = 130,
      .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .kernel = pingping_specific, .check = check_from_partner},
+    {.component = "mpi1", .name = "PingPingAnySource", .order = 135,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+     .kernel = pingping_any, .check = check_from_partner},
     {.component = "mpi1", .name = "Sendrecv", .order = 140, .cls = EB_PARALLEL_TRANSFER,
      .nmsg = 2, .kernel = sendrecv, .check = check_sendrecv},
     {.component = "mpi1", .name = "Exchange", .order = 150, .cls = EB_PARALLEL_TRANSFER,

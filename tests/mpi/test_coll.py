@@ -149,3 +149,62 @@ def test_memory_rules():
     assert r.stdout.count("# #bytes = 1048576 and longer skipped: buffers need 0.004 GB") == 1
     assert [int(x[0]) for x in blocks["Allgather"]["rows"]] == big
     assert [int(x[0]) for x in blocks["Bcast"]["rows"]] == big
+
+
+# IMB 2021's collectives (not in the 4.0 guide): run by name or -include only
+IMB2021_COLL = ["Reduce_local", "Reduce_scatter_block"]
+
+
+@pytest.mark.asan
+@pytest.mark.parametrize("np", np_params([2, 3, 4]))
+@pytest.mark.parametrize("rtype", ["float", "char", "int", "double"])
+def test_imb2021_reductions_checked(tmp_path, np, rtype):
+    """Reduce_local (every rank's own MPI_Reduce_local, result 2x its data) and
+    Reduce_scatter_block (X per rank, the exact sum of Q blocks at rank*X):
+    IMB's columns, lengths in units of the -red_data_type, 0 defects, the
+    collectives' process sets, each row equal to its JSON record."""
+    js = tmp_path / "red.jsonl"
+    r = run(np, "IMB-MPI1", *IMB2021_COLL, "-msglog", "6", *ITER, "-check",
+            "-red_data_type", rtype, "--json", js)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    qs = imb_procs(np)
+    assert [(b["name"], b["procs"]) for b in blocks] == [(n, q) for n in IMB2021_COLL
+                                                         for q in qs]
+    unit = {"float": 4, "char": 1, "int": 4, "double": 8}[rtype]
+    sizes = [0] + [1 << k for k in range(unit.bit_length() - 1, 7)]
+    for b in blocks:
+        assert b["header_line"] == HEAD + CHECK
+        assert [int(row[0]) for row in b["rows"]] == sizes, b
+        for row in b["rows"]:
+            assert row[-1] == "0.00" and int(row[-5]) == 20, (b["name"], b["procs"], row)
+    results = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert all(x["defects"] == 0 for x in results)
+    assert_rows_match_json(blocks, results)
+
+
+def test_imb2021_reductions_with_root_shift_off():
+    """-root_shift off changes nothing for them (no root), as in IMB: 0 defects."""
+    r = run(3, "IMB-MPI1", *IMB2021_COLL, "-msglog", "3", *ITER, "-check",
+            "-root_shift", "off")
+    assert r.returncode == 0, r
+    assert "# -root_shift off: rooted collectives use root 0 in every repetition" in r.stdout
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["procs"]) for b in blocks] == [(n, q) for n in IMB2021_COLL
+                                                         for q in (2, 3)]
+    for b in blocks:
+        assert [int(row[0]) for row in b["rows"]] == [0, 4, 8]
+        assert all(row[-1] == "0.00" for row in b["rows"]), b
+
+
+def test_imb2021_reductions_are_not_in_the_default_list():
+    """Without names the guide's list; -include adds them after Reduce and
+    Reduce_scatter (IMB 2021's order)."""
+    r = run(2, "IMB-MPI1", "-msglog", "2", *ITER, "-include", "Reduce_scatter_block",
+            "Reduce_local")
+    assert r.returncode == 0, r
+    names = [b["name"] for b in parse_imb(r.stdout)]
+    want = list(COLL)
+    want.insert(want.index("Reduce") + 1, "Reduce_local")
+    want.insert(want.index("Reduce_scatter") + 1, "Reduce_scatter_block")
+    assert names == P2P_DEFAULT + want

@@ -62,6 +62,19 @@ def test_sync_adds_one_barrier_per_repetition_of_a_collective(tmp_path):
     assert guide["Allreduce:MPI_FLOAT"] == off["Allreduce:MPI_FLOAT"] == on["Allreduce:MPI_FLOAT"]
 
 
+@pytest.mark.parametrize("bench", ["Reduce_local", "Reduce_scatter_block"])
+def test_sync_applies_to_imb_2021_reductions(tmp_path, bench):
+    """IMB 2021's Reduce_local and Reduce_scatter_block: -sync 1 adds a barrier
+    after every repetition (2 rows of 20), as for the other collectives."""
+    args = [bench, "-msglog", "2", *OFF20]
+    _, off, _ = run_counted(tmp_path, "off", "IMB-MPI1", *args, "-sync", "0")
+    r, on, _ = run_counted(tmp_path, "on", "IMB-MPI1", *args, "-sync", "1")
+    assert on["Barrier"] - off["Barrier"] == 2 * 20
+    (b,) = parse_imb(r.stdout)
+    assert b["name"] == bench and sizes(b) == [0, 4]
+    assert b["header"] == ["#bytes", "#repetitions", "t_min[usec]", "t_max[usec]", "t_avg[usec]"]
+
+
 def test_sync_in_nbc_covers_both_loops(tmp_path):
     """IMB-NBC -sync 1: a barrier after every repetition of t_pure's loop and
     of the overlap loop (2 x 20 per row, 2 rows)."""

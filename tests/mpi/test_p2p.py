@@ -4,11 +4,13 @@ import pytest
 
 from effb import imb_procs, np_params, parse_imb, read_jsonl, run
 
-P2P = ["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource",
-       "Sendrecv", "Exchange"]
-SINGLE = {"PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource"}
-NMSG = {"PingPong": 1, "PingPongSpecificSource": 1, "PingPing": 1,
-        "PingPingSpecificSource": 1, "Sendrecv": 2, "Exchange": 4}
+# the AnySource variants: IMB 2021's names (run by name only, as there)
+P2P = ["PingPong", "PingPongSpecificSource", "PingPongAnySource", "PingPing",
+       "PingPingSpecificSource", "PingPingAnySource", "Sendrecv", "Exchange"]
+SINGLE = {"PingPong", "PingPongSpecificSource", "PingPongAnySource", "PingPing",
+          "PingPingSpecificSource", "PingPingAnySource"}
+NMSG = {"PingPong": 1, "PingPongSpecificSource": 1, "PingPongAnySource": 1, "PingPing": 1,
+        "PingPingSpecificSource": 1, "PingPingAnySource": 1, "Sendrecv": 2, "Exchange": 4}
 SIZES = [0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
 HEAD_SINGLE = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"
@@ -120,6 +122,7 @@ def test_include_specific_source_adds_them_to_the_default_list():
     without = [b["name"] for b in parse_imb(plain.stdout)]
     names = [b["name"] for b in parse_imb(r.stdout)]
     assert "PingPongSpecificSource" not in without and "PingPingSpecificSource" not in without
+    assert "PingPongAnySource" not in without and "PingPingAnySource" not in without
     assert without[:4] == ["PingPong", "PingPing", "Sendrecv", "Exchange"] and len(without) > 4
     assert names == (["PingPong", "PingPongSpecificSource", "PingPing", "PingPingSpecificSource"]
                      + without[2:])

@@ -13,7 +13,7 @@
  *   completed by MPI_Wait / MPI_Waitall / MPI_Test, and the blocking
  *   collectives that deliver data (Bcast to non-roots, Reduce at the root,
  *   Allreduce, Gather(v) at the root, Allgather(v), Scatter(v), Alltoall(v),
- *   Reduce_scatter(_block), Scan);
+ *   Reduce_scatter(_block), Scan) and MPI_Reduce_local's in-out buffer;
  * - one-sided transfers this rank originates (MPI_BYTE, MPI_FLOAT, MPI_INT),
  *   counted when issued.  Put-like (MPI_Put, MPI_Accumulate): the chosen one
  *   is sent from a flipped copy of the origin buffer, so the flip lands in
@@ -282,6 +282,14 @@ int MPI_Reduce_scatter_block(const void *sb, void *rb, int rc_, MPI_Datatype t, 
 {
     int rc = PMPI_Reduce_scatter_block(sb, rb, rc_, t, op, comm);
     received(rb, rc_, t);
+    return rc;
+}
+
+/* No communication, but its result is what Reduce_local's -check verifies. */
+int MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype t, MPI_Op op)
+{
+    int rc = PMPI_Reduce_local(in, inout, count, t, op);
+    received(inout, count, t);
     return rc;
 }
 
