@@ -157,3 +157,16 @@ def test_unknown_name():
     assert r.returncode == 2, r
     assert r.stderr.startswith("effbench: error: unknown benchmark 'Iallreduce_purest' "
                                "for IMB-NBC; known: Ibcast Iallgather"), r
+
+
+@pytest.mark.parametrize("name", ["Ireduce_scatter_block", "Ireduce_local"])
+def test_no_counterpart_of_imb_2021_additions(name):
+    """IMB-NBC 2021.11 has no nonblocking form of IMB-MPI1 2021's
+    Reduce_scatter_block or Reduce_local: the usual unknown-name error, with
+    the same 26 names as before."""
+    r = run(1, "IMB-NBC", name)
+    assert r.returncode == 2, r
+    (err,) = [ln for ln in r.stderr.splitlines() if ln.startswith("effbench: error:")]
+    known = err.split("; known: ", 1)[1].split()
+    assert err.startswith(f"effbench: error: unknown benchmark '{name}' for IMB-NBC; known: ")
+    assert known == OPS + PURE
