@@ -153,7 +153,14 @@ def test_beff_protocol_and_json(effbench_bin, mpiexec, mpi_env, tmp_path):
                 "pingpong_bw_mb_per_s"):
         assert abs(sj[key] - st[key]) <= 0.5, key  # the table rounds to whole MB/s
     cmp = compare_runs(pj, pt)
-    assert cmp.only_a == cmp.only_b == 0 and not [r for r in cmp.rows if r.flag]
+    # The log averages of the text are taken over values printed to 0.001 MB/s: where a length's
+    # values are that small (1-8 bytes on a busy machine: 0.000-0.05 MB/s), rounding moves an
+    # average by more than its own noise says, and a printed 0.000 is no value at all.
+    coarse = {r["bytes"] for r in pt.results if r.get("rep") is not None
+              and r["b_mb_per_s"] < 0.05}
+    assert cmp.only_a == cmp.only_b == 0
+    assert [r for r in cmp.rows if r.flag
+            and not (r.label.startswith("log_avg") and r.key[5] in coarse)] == []
     # the analysis view is b_eff's own averaging: its summary follows from it
     view = {(r["benchmark"], r["method"], r["bytes"]): r["b_mb_per_s"]
             for r in beff_analysis(pj.results)}
