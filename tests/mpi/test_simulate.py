@@ -216,7 +216,7 @@ def test_generator_writes_the_topologies(tmp_path):
     assert p["topology"] == "torus" and p["nodes"] == 512 and p["si"]["bw"] == 330e6
     xml = generate.platform_xml(p)
     assert 'topology="TORUS"' in xml and 'topo_parameters="8,8,8"' in xml
-    assert 'limiter_link="441.6MBps"' in xml
+    assert 'limiter_link="420.5MBps"' in xml
     f = generate.parse_spec("fattree:16x8,intra_bw=2GBps")
     assert f["nodes"] == 16 and f["cores"] == 8
     assert 'topo_parameters="2;4,4;1,4;1,1"' in generate.platform_xml(f)
