@@ -26,7 +26,7 @@ PRESETS = {
     # bandwidth of Table 1 (330 MB/s); limiter: what one processor moves in
     # and out at once (2 x 210 MB/s, the 2-processor row at L_max); lat: fitted
     # to the 2-processor b_eff of Table 1 (`bench/simulate t3e` fits both).
-    "t3e-900": "torus:8x8x8,lat=11.12us,bw=330MBps,limiter=441.6MBps",
+    "t3e-900": "torus:8x8x8,lat=12.37us,bw=330MBps,limiter=420.5MBps",
     # Hitachi SR 8000: 8-way SMP nodes (shared memory inside), a
     # crossbar-like fat tree between them; ping-pong bandwidths of Table 1.
     "sr8000": "fattree:16x8,lat=10us,bw=950MBps,intra_lat=3us,intra_bw=1900MBps",

@@ -106,9 +106,13 @@ def test_every_imb_family_runs(tmp_path):
         assert run["simulation"]["parameters"]["dims"] == "2x2x2"
         assert rows and all(r["benchmark"] == bench for r in rows), rows
         assert all(r["repetitions"] <= generate_default_reps() for r in rows)
-        assert all(r["t_max_us"] > 0 for r in rows)
+        moving = [r for r in rows if r["bytes"] > 0]
+        assert moving and all(r["t_max_us"] > 0 for r in moving)
         if fam == "mpi1":  # a collective crosses at least one 2 us link
-            assert all(r["t_min_us"] >= 2.0 for r in rows), rows
+            assert all(r["t_min_us"] >= 2.0 for r in moving), rows
+            # MPICH's rules (scripts/simulate's coll-selector) return at once from a
+            # collective with nothing to move, as MPICH does: no link crossed
+            assert all(r["t_max_us"] < 0.1 for r in rows if r["bytes"] == 0), rows
         assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
 
 
@@ -212,7 +216,7 @@ def test_generator_writes_the_topologies(tmp_path):
     assert p["topology"] == "torus" and p["nodes"] == 512 and p["si"]["bw"] == 330e6
     xml = generate.platform_xml(p)
     assert 'topology="TORUS"' in xml and 'topo_parameters="8,8,8"' in xml
-    assert 'limiter_link="441.6MBps"' in xml
+    assert 'limiter_link="420.5MBps"' in xml
     f = generate.parse_spec("fattree:16x8,intra_bw=2GBps")
     assert f["nodes"] == 16 and f["cores"] == 8
     assert 'topo_parameters="2;4,4;1,4;1,1"' in generate.platform_xml(f)
