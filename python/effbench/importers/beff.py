@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..components import (BEFF_BEST, BEFF_LOGAVG, BEFF_LOGAVG_RANDOM, BEFF_LOGAVG_RINGS,
                           BEFF_METHODS, beff_row)
-from .logtext import read_log
+from .logtext import read_each_line
 from ..records import (SCHEMA, FormatError, ParsedRun, ctime_to_iso, new_end, new_result,
                        new_run)
 
@@ -282,14 +282,8 @@ class _Protocol:
 
 def parse_beff(path: str | Path) -> ParsedRun:
     path = Path(path)
-    lines, whole = read_log(path)
-    skipped = 0 if whole else 1
     protocol = _Protocol(path)
-    for lineno, line in enumerate(lines, start=1):
-        try:
-            protocol.read(lineno, line)
-        except FormatError:
-            skipped += 1  # a line of the log this protocol cannot hold: a message, a cut row
+    lines, skipped = read_each_line(path, protocol)
     if protocol.tool is None:
         raise FormatError(path, 1, "no 'b_eff.c, Revision' line: not a b_eff protocol")
     if protocol.procs is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..components import (BEFF_IO_ACCESS, BEFF_IO_PATTERN2, BEFF_IO_TABLE_PATTERNS,
                           BEFF_IO_TYPE_LABELS, BEFF_IO_TYPES)
-from .logtext import read_log
+from .logtext import read_each_line
 from ..records import (SCHEMA, FormatError, ParsedRun, ctime_to_iso, new_end, new_result,
                        new_run)
 
@@ -285,14 +285,8 @@ class _Output:
 
 def parse_beff_io(path: str | Path) -> ParsedRun:
     path = Path(path)
-    lines, whole = read_log(path)
-    skipped = 0 if whole else 1
     output = _Output(path)
-    for lineno, line in enumerate(lines, start=1):
-        try:
-            output.read(lineno, line)
-        except FormatError:
-            skipped += 1  # a line of the log this protocol cannot hold: a message, a cut row
+    lines, skipped = read_each_line(path, output)
     if output.tool is None:
         raise FormatError(path, 1, "no 'b_eff_io.c, Revision' line: not b_eff_io output")
     # effbench prints the protocol and the tables in one file: the protocol has more digits.

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from ..records import FormatError
+
 
 def read_log(path: str | Path) -> tuple[list[str], bool]:
     """The file's lines and whether its last line is whole.  A last line without its newline
@@ -24,3 +26,17 @@ def is_number(token: str) -> bool:
         return math.isfinite(float(token))
     except ValueError:
         return False
+
+
+def read_each_line(path: Path, reader) -> tuple[list[str], int]:
+    """Feed every whole line of the log at PATH to reader.read(lineno, line): the lines and how
+    many were skipped (a cut last line, and each line the reader refused with FormatError:
+    a message in the log, a cut row)."""
+    lines, whole = read_log(path)
+    skipped = 0 if whole else 1
+    for lineno, line in enumerate(lines, start=1):
+        try:
+            reader.read(lineno, line)
+        except FormatError:
+            skipped += 1
+    return lines, skipped
