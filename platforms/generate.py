@@ -28,8 +28,11 @@ PRESETS = {
     # to the 2-processor b_eff of Table 1 (`bench/simulate t3e` fits both).
     "t3e-900": "torus:8x8x8,lat=12.37us,bw=330MBps,limiter=420.5MBps",
     # Hitachi SR 8000: 8-way SMP nodes (shared memory inside), a
-    # crossbar-like fat tree between them; ping-pong bandwidths of Table 1.
-    "sr8000": "fattree:16x8,lat=10us,bw=950MBps,intra_lat=3us,intra_bw=1900MBps",
+    # crossbar-like fat tree between them.  bw: Table 1's round-robin
+    # ping-pong (ranks 0 and 1 on two nodes: 741 and 776 MB/s); intra_bw: its
+    # sequential ping-pong (both on one node: 954 MB/s); the latencies are
+    # assumptions (Table 1 gives none).
+    "sr8000": "fattree:16x8,lat=10us,bw=760MBps,intra_lat=3us,intra_bw=954MBps",
     # A small two-node cluster with round numbers: the tests' reference.
     "pair": "cluster:2,lat=10us,bw=100MBps",
 }

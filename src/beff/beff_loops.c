@@ -138,8 +138,8 @@ static void iterate(const beff_rank_plan *rp, int m, long L, size_t L8, char *sb
         }
         break;
     case BEFF_ALLTOALLV:
-        MPI_Alltoallv(sb, rp->scount, rp->sdispl, MPI_BYTE, rb, rp->rcount, rp->rdispl, MPI_BYTE,
-                      rp->comm);
+        eb_alltoallv(sb, rp->scount, rp->sdispl, MPI_BYTE, rb, rp->rcount, rp->rdispl, MPI_BYTE,
+                     rp->comm);
         break;
     case BEFF_NONBLOCKING:
     case BEFF_IRECV_SEND:

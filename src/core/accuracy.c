@@ -72,8 +72,11 @@ eb_acc_stats eb_acc_summary(const eb_acc *a)
 
 int eb_acc_done(const eb_acc *a)
 {
-    if (a->n >= a->p.max_reps)
-        return 1;
+    return a->n >= a->p.max_reps || eb_acc_converged(a);
+}
+
+int eb_acc_converged(const eb_acc *a)
+{
     if (a->n < a->p.min_reps || a->total < a->p.min_total)
         return 0;
     eb_acc_stats s = eb_acc_summary(a);

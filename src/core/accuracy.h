@@ -44,5 +44,8 @@ eb_acc_stats eb_acc_summary(const eb_acc *a);
 /* 1 when the measurement may stop: max_reps reached, or min_reps reached,
  * total >= min_total and std_error < rel_error * |mean|. */
 int eb_acc_done(const eb_acc *a);
+/* The accuracy rule is met: enough samples, enough measured time and a small
+ * enough standard error (eb_acc_done also stops at max_reps, met or not). */
+int eb_acc_converged(const eb_acc *a);
 
 #endif

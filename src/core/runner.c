@@ -148,7 +148,7 @@ static long quick_time_row(eb_runner *R, long n, eb_loops *L)
     quick_state *q = R->mode_state;
     eb_acc_stats st = eb_acc_summary(&acc);
     q->rel_error = st.std_error / st.mean;
-    q->converged = st.std_error < o->epsilon * st.mean;
+    q->converged = eb_acc_converged(&acc); /* not when the budget ended it early */
     eb_acc_free(&acc);
     return n;
 }

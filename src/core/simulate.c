@@ -119,6 +119,39 @@ double eb_sim_compute(double seconds)
     return MPI_Wtime() - t0;
 }
 
+int eb_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype,
+                 void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rtype,
+                 MPI_Comm comm)
+{
+    if (!active)
+        return MPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
+    int rank, size;
+    MPI_Aint lb, sext, rext;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    MPI_Type_get_extent(stype, &lb, &sext);
+    MPI_Type_get_extent(rtype, &lb, &rext);
+    MPI_Request req[2 * EB_SIM_ALLTOALLV_BLOCK];
+    for (int first = 0; first < size; first += EB_SIM_ALLTOALLV_BLOCK) {
+        int n = size - first < EB_SIM_ALLTOALLV_BLOCK ? size - first : EB_SIM_ALLTOALLV_BLOCK;
+        int nreq = 0;
+        for (int i = 0; i < n; i++) {
+            int src = (rank + first + i) % size;
+            if (rcounts[src])
+                MPI_Irecv((char *)rbuf + rdispls[src] * rext, rcounts[src], rtype, src,
+                          EB_SIM_ALLTOALLV_TAG, comm, &req[nreq++]);
+        }
+        for (int i = 0; i < n; i++) {
+            int dst = (rank - first - i + size) % size;
+            if (scounts[dst])
+                MPI_Isend((const char *)sbuf + sdispls[dst] * sext, scounts[dst], stype, dst,
+                          EB_SIM_ALLTOALLV_TAG, comm, &req[nreq++]);
+        }
+        MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+    }
+    return MPI_SUCCESS;
+}
+
 void eb_sim_json(eb_json *j)
 {
     if (!EB_SMPI_BUILD)

@@ -55,10 +55,12 @@ static int coll_prepare(eb_ctx *c)
     eb_coll_kind k = eb_coll_kind_of(c);
     eb_coll_state *st = eb_calloc(1, sizeof *st);
     c->priv = st;
-    /* MPI counts and displacements are ints */
-    if ((double)c->x * c->size > (double)INT_MAX)
-        return -1;
     if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER) {
+        /* displacements are ints: the last one is about x * size (an Allreduce
+         * of any length at any size needs no such check) */
+        if ((double)c->x * c->size > (double)INT_MAX)
+            eb_abort("%s: %zu bytes on each of %d processes: the displacements exceed MPI's "
+                     "int range", c->bench->name, c->x, c->size);
         st->counts = eb_malloc((size_t)c->size * sizeof(int));
         st->displs = eb_malloc((size_t)c->size * sizeof(int));
         /* counts and displacements in elements of the operation's type */

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlparse
 
 import httpx
 
-from web_helpers import write_run
+from web_helpers import wait_for_js, write_run
 
 XSS = "<script>alert(1)</script>"
 
@@ -62,7 +62,7 @@ def test_upload_choose_plot_zoom_download(page, site, tmp_path):
     page.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.5, steps=8)
     page.mouse.move(box["x"] + box["width"] * 0.7, box["y"] + box["height"] * 0.7, steps=8)
     page.mouse.up()
-    page.wait_for_function("new URLSearchParams(location.search).has('x0')")
+    wait_for_js(page, "new URLSearchParams(location.search).has('x0')")
     zoomed = page.evaluate("[document.getElementById('plot').layout.xaxis.range,"
                            " document.getElementById('plot').layout.yaxis.range]")
     query = parse_qs(urlparse(page.url).query)
@@ -109,7 +109,7 @@ def test_upload_choose_plot_zoom_download(page, site, tmp_path):
     assert open(info.value.path(), "rb").read(8) == b"\x89PNG\r\n\x1a\n"
     # the axis buttons switch to linear axes
     page.locator("#plot .updatemenu-button").nth(2).click()
-    page.wait_for_function("document.getElementById('plot').layout.xaxis.type === 'linear'")
+    wait_for_js(page, "document.getElementById('plot').layout.xaxis.type === 'linear'")
     assert "xlog=0" in page.url and "x0" not in page.url
     assert not [p for p in page.problems if "Content Security Policy" in p or "Refused" in p], \
         page.problems

@@ -11,7 +11,8 @@ import pytest
 
 from effbench.cli import main
 from effbench.importers import parse_file
-from web_helpers import BEFF, BEFF_SCALES, MPI1, MPI1_SCALES, store_machine_history
+from web_helpers import (BEFF, BEFF_SCALES, MPI1, MPI1_SCALES, store_machine_history,
+                         wait_for_js)
 
 # The bounding boxes of a plot's tick labels and axis titles that leave its SVG.
 CLIPPED = """div => {
@@ -38,8 +39,8 @@ def test_dashboard_draws_values_and_bands(page, site):
     page.goto(site.url + "/")
     page.click("header >> text=Dashboard")
     page.click("#machines >> text=vm")
-    page.wait_for_function("document.querySelectorAll('.trend-plot[data-ready=\"1\"]').length"
-                           " === 6")
+    wait_for_js(page, "document.querySelectorAll('.trend-plot[data-ready=\"1\"]').length"
+                      " === 6")
     beff = plot_data(page, '.trend-plot[data-figure="b_eff"]')
     b_eff = parse_file(BEFF).summaries[0]["b_eff_mb_per_s"]
     values = [b_eff * s for s in BEFF_SCALES]
@@ -78,8 +79,8 @@ def test_dashboard_draws_values_and_bands(page, site):
     page.click("#history-link")
     count = page.locator(".trend-plot").count()
     assert count >= 4
-    page.wait_for_function(f"document.querySelectorAll('.trend-plot[data-ready=\"1\"]').length"
-                           f" === {count}")
+    wait_for_js(page, f"document.querySelectorAll('.trend-plot[data-ready=\"1\"]').length"
+                      f" === {count}")
     first = plot_data(page, "#trend-1")
     assert next(t for t in first if t["name"] == "value")["y"] == pytest.approx(values)
     assert page.problems == []
@@ -92,8 +93,8 @@ def test_static_report_in_chromium(page, site, tmp_path):
     page.goto((out / "index.html").as_uri())
     plots = page.locator(".effbench-plot")
     count = plots.count()
-    page.wait_for_function(f"document.querySelectorAll('.effbench-plot .main-svg').length"
-                           f" >= {count}")
+    wait_for_js(page, f"document.querySelectorAll('.effbench-plot .main-svg').length"
+                      f" >= {count}")
     # runs 1 and 5 overlaid: PingPong's time panel has two traces, named after their runs
     pingpong = page.locator('.effbench-plot[data-benchmark="PingPong"]')
     assert pingpong.get_attribute("data-run") == "run 1 + run 5"

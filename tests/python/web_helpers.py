@@ -112,3 +112,15 @@ def store_machine_history(store) -> None:
         store.import_run(parsed)
     store.import_run(restamp(parse_file(BEFF_IO), 3))
     store.import_run(restamp(parse_file(MPI1), 4, machine="other"))
+
+
+def wait_for_js(page, expression: str, timeout_s: float = 60) -> None:
+    """Poll a JavaScript expression from outside the page until it is true.
+    Playwright's wait_for_function polls with eval() inside the page, which the site's
+    Content Security Policy refuses (no 'unsafe-eval'): it passes only when its first
+    check, made from outside, is already true, and fails on a slow machine."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_s} s: {expression}")
+        page.wait_for_timeout(100)

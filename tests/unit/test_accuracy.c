@@ -61,6 +61,20 @@ int main(void)
     /* Noise of +-50% cannot reach 0.1% in 40 runs: max_reps stops it. */
     p = (eb_acc_params){0.001, 8, 40, 0.1, 0};
     CHECK_EQ_LONG(runs_until_done(p, 10.0, 10.0), 40);
+    /* Two equal samples have no error, but the rule wants min_reps of them
+     * (a caller whose time budget ends here has not converged). */
+    p = (eb_acc_params){0.05, 5, 10, 0.0, 0};
+    eb_acc_init(&a, &p);
+    eb_acc_add(&a, 7.0);
+    eb_acc_add(&a, 7.0);
+    CHECK(!eb_acc_done(&a) && !eb_acc_converged(&a));
+    eb_acc_free(&a);
+    p = (eb_acc_params){0.05, 2, 2, 0.0, 0};
+    eb_acc_init(&a, &p);
+    eb_acc_add(&a, 7.0);
+    eb_acc_add(&a, 7.0);
+    CHECK(eb_acc_done(&a) && eb_acc_converged(&a));
+    eb_acc_free(&a);
     /* The clock-resolution rule: 8 runs of 1.0 are not enough when the
      * total must reach 20. */
     p = (eb_acc_params){0.05, 8, 100, 0.0, 20.0};
