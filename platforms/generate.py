@@ -30,9 +30,10 @@ PRESETS = {
     # Hitachi SR 8000: 8-way SMP nodes (shared memory inside), a
     # crossbar-like fat tree between them.  bw: Table 1's round-robin
     # ping-pong (ranks 0 and 1 on two nodes: 741 and 776 MB/s); intra_bw: its
-    # sequential ping-pong (both on one node: 954 MB/s); the latencies are
-    # assumptions (Table 1 gives none).
-    "sr8000": "fattree:16x8,lat=10us,bw=760MBps,intra_lat=3us,intra_bw=954MBps",
+    # sequential ping-pong (both on one node: 954 MB/s); lat: fitted to the
+    # round-robin b_eff at 24 processes (`bench/simulate sr8000`); intra_lat:
+    # assumed.
+    "sr8000": "fattree:16x8,lat=135.7us,bw=760MBps,intra_lat=3us,intra_bw=954MBps",
     # A small two-node cluster with round numbers: the tests' reference.
     "pair": "cluster:2,lat=10us,bw=100MBps",
 }
