@@ -12,6 +12,8 @@ from .simulate import simulation_label
 # Options that say how a run was written or followed, not what it measures.
 NOT_MEASURED = {"planned_rows", "json", "json_path", "resume", "protocol", "path", "keep",
                 "benchmarks", "msglog_min", "msglog_max", "msglen", "npmin", "patterns"}
+# Options added after runs were stored: what a run recorded before them had.
+DEFAULT_WHEN_ABSENT = {("beff", "repeat"): 3}
 
 
 @dataclass
@@ -27,6 +29,12 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _with_defaults(component: Any, options: dict) -> dict:
+    extra = {key: v for (comp, key), v in DEFAULT_WHEN_ABSENT.items()
+             if comp == component and key not in options}
+    return {**options, **extra} if extra else options
+
+
 def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
     ra, rb = a.run, b.run
     out = []
@@ -35,6 +43,7 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
     oa, ob = ra.get("options") or {}, rb.get("options") or {}
     # options only an importer of another format lacks are not a difference
     if oa and ob:
+        oa, ob = _with_defaults(ra.get("component"), oa), _with_defaults(rb.get("component"), ob)
         for key in sorted(set(oa) | set(ob)):
             if key in NOT_MEASURED or oa.get(key) == ob.get(key):
                 continue

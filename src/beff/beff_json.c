@@ -70,6 +70,7 @@ void beff_json_options(const beff_run *r, eb_run *run)
     else
         eb_run_opt_null(run, "rmax_gflops", EB_INFO);
     eb_run_opt_num(run, "loop_ms", r->opt.loop_ms, EB_DECIDES);
+    eb_run_opt_int(run, "repeat", r->opt.repeat, EB_DECIDES);
     eb_run_opt_str(run, "protocol", r->opt.protocol_path, EB_INFO);
     a = eb_run_opt_array(run, "patterns", EB_DECIDES);
     for (int p = 0; p < r->npat; p++)
@@ -115,6 +116,7 @@ void beff_json_summary(const beff_run *r, const beff_summary *s)
         eb_json_null(&j, "balance_bytes_per_flop");
     eb_json_num(&j, "elapsed_s", r->elapsed_s);
     eb_json_num(&j, "timed_loops_s", r->sum_loop_s);
+    eb_json_int(&j, "repeat", r->opt.repeat);
     char line[2048];
     beff_result_line(line, sizeof line, r, s);
     eb_json_str(&j, "line", line);
@@ -162,9 +164,9 @@ static int row_fits(const beff_run *r, const resumed_row *x, const char *path, l
     else if (x->m < 0 || !beff_measured(r, (int)x->p, x->m))
         snprintf(msg, n, "--resume %s:%ld: method '%s' is not measured for %s in this run", path,
                  line, x->meth, x->name);
-    else if (x->rep < 0 || x->rep >= BEFF_REPS)
+    else if (x->rep < 0 || x->rep >= r->opt.repeat)
         snprintf(msg, n, "--resume %s:%ld: repetition %lld is not 0..%d", path, line, x->rep,
-                 BEFF_REPS - 1);
+                 r->opt.repeat - 1);
     else if (x->loop < 1 || !(x->b > 0) || !(x->tmax > 0))
         snprintf(msg, n, "--resume %s:%ld: no valid repetitions, t_max_us and b_mb_per_s", path,
                  line);

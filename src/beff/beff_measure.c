@@ -89,7 +89,7 @@ static void pattern_done(const beff_run *r, beff_live *live, int rep, int l, int
     }
     char where[96];
     snprintf(where, sizeof where, "repetition %d/%d, %ld bytes, pattern %d/%d", rep + 1,
-             BEFF_REPS, r->len[l], p + 1, r->npat);
+             r->opt.repeat, r->len[l], p + 1, r->npat);
     eb_progress_add(&live->bar, measured, where);
 }
 
@@ -197,7 +197,7 @@ static void sum_fastest(beff_run *r)
         for (int l = 0; l < BEFF_NLEN; l++)
             for (int m = 0; m < r->nmeth; m++) {
                 double best = INFINITY;
-                for (int rep = 0; rep < BEFF_REPS; rep++) {
+                for (int rep = 0; rep < r->opt.repeat; rep++) {
                     size_t i = beff_idx(r, p, l, m, rep);
                     if (!r->resumed[i] && !isnan(r->tmax[i]) && r->tmax[i] * r->loop[i] < best)
                         best = r->tmax[i] * r->loop[i];
@@ -213,7 +213,7 @@ long beff_measure(beff_run *r, beff_live *live)
     workspace_init(r, &w);
     MPI_Barrier(MPI_COMM_WORLD);
     double t_start = MPI_Wtime();
-    for (int rep = 0; rep < BEFF_REPS; rep++)
+    for (int rep = 0; rep < r->opt.repeat; rep++)
         for (int l = 0; l < BEFF_NLEN; l++) {
             int todo = batch_todo(r, rep, l);
             if (todo) {

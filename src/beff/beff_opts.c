@@ -22,6 +22,9 @@ void beff_print_help(FILE *f)
             "  --rmax GFLOPS          R_max of the machine: print the balance b_eff / R_max\n"
             "  --loop-ms T            loop time window T .. 2T ms (default 2.5, as the seeds;\n"
             "                         smaller values only for quick tests)\n"
+            "  --repeat N             each measurement N times, 1..3 (default 3, b_eff's rule:\n"
+            "                         the fastest counts); fewer only where repetitions agree,\n"
+            "                         as in a simulation (docs/simulation.md)\n"
             "  --protocol FILE        also write the protocol to FILE\n"
             "  --json FILE            JSON Lines records (docs/json-lines.md, docs/beff.md)\n"
             "  --resume FILE          continue the --json FILE of an interrupted run with the\n"
@@ -59,6 +62,7 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
     memset(o, 0, sizeof *o);
     o->nrandom = 30;
     o->loop_ms = 2.5;
+    o->repeat = BEFF_REPS;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         long lv;
@@ -103,6 +107,13 @@ int beff_parse_options(beff_options *o, int argc, char **argv, char *err, size_t
                 return -1;
             if (eb_parse_positive(v, &o->loop_ms))
                 return eb_err(err, errlen, "--loop-ms: '%s' is not a positive number", v);
+        } else if (is_opt(a, "--repeat")) {
+            if (!(v = opt_value(argc, argv, &i, "--repeat", err, errlen)))
+                return -1;
+            if (eb_parse_long(v, 1, BEFF_REPS, &lv))
+                return eb_err(err, errlen, "--repeat: '%s' is not a number in 1..%d", v,
+                              BEFF_REPS);
+            o->repeat = (int)lv;
         } else if (is_opt(a, "--json") || is_opt(a, "--resume")) {
             const char *name = a[2] == 'j' ? "--json" : "--resume";
             if (!(v = opt_value(argc, argv, &i, name, err, errlen)))

@@ -6,6 +6,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* b_eff's repetitions of every measurement (the fastest counts), and the most
+ * --repeat allows: the value arrays' stride. */
+#define BEFF_REPS 3
+
 typedef struct {
     long mem_mib;        /* memory per process M in MiB */
     int mem_detected;    /* M came from the node's memory */
@@ -15,6 +19,7 @@ typedef struct {
     int split_nonblocking;
     double rmax_gflops;  /* 0: not given */
     double loop_ms;      /* loop time window [loop_ms, 2 * loop_ms] */
+    int repeat;          /* repetitions of every measurement, 1..BEFF_REPS */
     int check;           /* -check: verify every byte */
     const char *json_path;
     int resume;          /* --resume: json_path is a file to continue */

@@ -51,6 +51,9 @@ static void head(FILE *f, const beff_run *r)
             (unsigned long long)r->opt.seed);
     fprintf(f, "Loop length: %d iterations for 1 byte, then adjusted to loops of %.3g - %.3g ms\n",
             300, r->opt.loop_ms, 2 * r->opt.loop_ms);
+    if (r->opt.repeat != BEFF_REPS)
+        fprintf(f, "Repetitions: %d of every measurement (--repeat; b_eff's rule: %d, the fastest "
+                   "counts)\n", r->opt.repeat, BEFF_REPS);
     if (r->opt.check)
         fprintf(f, "-check: every received byte verified in an untimed pass; timings are not "
                    "for publication\n");
@@ -91,7 +94,7 @@ static void patterns(FILE *f, const beff_run *r)
         const beff_pattern *pt = &r->pat[p];
         int used = beff_used_procs(pt);
         int best[BEFF_REPS];
-        for (int rep = 0; rep < BEFF_REPS; rep++) {
+        for (int rep = 0; rep < r->opt.repeat; rep++) {
             double bv = -1;
             best[rep] = -1;
             for (int m = 0; m < r->nmeth; m++) {
@@ -105,9 +108,11 @@ static void patterns(FILE *f, const beff_run *r)
             }
         }
         double per_node = used ? (double)r->messages[p] / used : 0;
-        fprintf(f, " p%02d %-17s %5d  %12ld  %9.2f  %9.2f  %6d  ( %d %d %d )\n", p, pt->name,
-                pt->nsteps, r->messages[p], per_node, pt->nsteps ? per_node / pt->nsteps : 0,
-                r->P - used, best[0], best[1], best[2]);
+        fprintf(f, " p%02d %-17s %5d  %12ld  %9.2f  %9.2f  %6d  (", p, pt->name, pt->nsteps,
+                r->messages[p], per_node, pt->nsteps ? per_node / pt->nsteps : 0, r->P - used);
+        for (int rep = 0; rep < r->opt.repeat; rep++)
+            fprintf(f, " %d", best[rep]);
+        fprintf(f, " )\n");
     }
     fprintf(f, "\n(best method per repetition: the method with the largest average over the "
                "lengths)\n");
@@ -148,7 +153,7 @@ void beff_protocol_rows(FILE *f, const beff_run *r, int rep, int l)
 static void measurements(FILE *f, const beff_run *r)
 {
     measurements_head(f);
-    for (int rep = 0; rep < BEFF_REPS; rep++)
+    for (int rep = 0; rep < r->opt.repeat; rep++)
         for (int l = 0; l < BEFF_NLEN; l++)
             beff_protocol_rows(f, r, rep, l);
     fprintf(f, "\nSECTION-MEASUREMENTS-END\n\n");

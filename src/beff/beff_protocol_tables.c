@@ -100,45 +100,48 @@ static void by_methods(FILE *f, const beff_run *r)
 
 static void by_repetitions(FILE *f, const beff_run *r)
 {
-    int P = r->P, n = r->npat;
-    double *v = eb_malloc((size_t)n * (BEFF_REPS + 1) * sizeof *v);
+    int P = r->P, n = r->npat, nr = r->opt.repeat; /* slot nr: the best repetition */
+    double *v = eb_malloc((size_t)n * (nr + 1) * sizeof *v);
     fprintf(f, "\nSECTION-BY-REPETITIONS-BEGIN\n\n\n");
     fprintf(f, "3rd analysis path, only as information, last row:\n");
     fprintf(f, "for all rep.:logavg_pat ( avg_L ( max_mthd ( b(L) ) ) )\n");
     fprintf(f, "|| logavg_pat ( max_rep ( avg_L ( max_mthd ( b(L) ) ) ) )\n\n");
-    fprintf(f, " pattern  /  repetition:   rep.0   rep.1   rep.2 -> best repetition -> accumulated\n\n");
+    fprintf(f, " pattern  /  repetition:");
+    for (int rep = 0; rep < nr; rep++)
+        fprintf(f, "   rep.%d", rep);
+    fprintf(f, " -> best repetition -> accumulated\n\n");
     for (int p = 0; p < n; p++) {
         double best = 0;
-        for (int rep = 0; rep < BEFF_REPS; rep++) {
+        for (int rep = 0; rep < nr; rep++) {
             v[rep * n + p] = avg_len_rep(r, p, rep) / P;
             if (v[rep * n + p] > best)
                 best = v[rep * n + p];
         }
-        v[BEFF_REPS * n + p] = best;
+        v[nr * n + p] = best;
         if (p == r->nring + r->nrandom)
             fprintf(f, " -- additional patterns that are not used to compute b_eff:\n");
         fprintf(f, " p%02d %-17s :", p, r->pat[p].name);
-        for (int rep = 0; rep < BEFF_REPS; rep++)
+        for (int rep = 0; rep < nr; rep++)
             fprintf(f, " %7.3f", v[rep * n + p]);
         fprintf(f, " -> %7.3f -> %10.3f MByte/s\n", best, best * P);
     }
     double g[BEFF_REPS + 1][3];
-    for (int k = 0; k <= BEFF_REPS; k++)
+    for (int k = 0; k <= nr; k++)
         groups(r, v + k * n, g[k]);
     fprintf(f, "\n");
     for (int k = 0; k < 3; k++) {
         fprintf(f, " %-22s:", group_label[k]);
-        for (int rep = 0; rep < BEFF_REPS; rep++)
+        for (int rep = 0; rep < nr; rep++)
             fprintf(f, " %7.3f", g[rep][k]);
         if (k < 2)
-            fprintf(f, " || %7.3f -> %10.3f MByte/s\n", g[BEFF_REPS][k], g[BEFF_REPS][k] * P);
+            fprintf(f, " || %7.3f -> %10.3f MByte/s\n", g[nr][k], g[nr][k] * P);
         else
-            fprintf(f, " ||(%7.3f -> %10.3f)MByte/s\n", g[BEFF_REPS][k], g[BEFF_REPS][k] * P);
+            fprintf(f, " ||(%7.3f -> %10.3f)MByte/s\n", g[nr][k], g[nr][k] * P);
     }
     fprintf(f, "  * size ->\n accumulated on all pr.:");
-    for (int rep = 0; rep < BEFF_REPS; rep++)
+    for (int rep = 0; rep < nr; rep++)
         fprintf(f, " %7.3f", g[rep][2] * P);
-    fprintf(f, " ||(%.3f)MByte/s\n", g[BEFF_REPS][2] * P);
+    fprintf(f, " ||(%.3f)MByte/s\n", g[nr][2] * P);
     fprintf(f, "\nSECTION-BY-REPETITIONS-END\n\n");
     free(v);
 }

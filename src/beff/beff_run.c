@@ -31,7 +31,7 @@ long long beff_planned_rows(const beff_run *r)
     long long per_length = 0;
     for (int p = 0; p < r->npat; p++)
         per_length += r->pat[p].sendrecv_only ? 1 : r->nmeth;
-    return per_length * BEFF_NLEN * BEFF_REPS;
+    return per_length * BEFF_NLEN * r->opt.repeat;
 }
 
 void beff_run_free(beff_run *r)

@@ -11,7 +11,6 @@
 
 #include <stddef.h>
 
-#define BEFF_REPS 3
 #define BEFF_MAX_METHODS 5
 
 enum beff_method {

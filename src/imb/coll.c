@@ -112,6 +112,7 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
     int x = (int)(c->x / eb_dtype_size(t->data_type)), root = eb_imb_root(c, i),
         nf = (int)(c->x / eb_dtype_size(t->red_data_type));
     MPI_Comm comm = c->comm;
+    MPI_Op op = eb_sim_op(MPI_SUM); /* IMB's; in a simulation one that computes nothing */
     switch (eb_coll_kind_of(c)) {
     case EB_COLL_BCAST: /* the root sends from its send buffer, the others receive */
         ISSUE(MPI_Bcast, MPI_Ibcast, c->rank == root ? s : r, x, dt, root, comm);
@@ -145,14 +146,13 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
               st->displs, dt, comm);
         break;
     case EB_COLL_REDUCE:
-        ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, rt, MPI_SUM, root, comm);
+        ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, rt, op, root, comm);
         break;
     case EB_COLL_REDUCE_SCATTER:
-        ISSUE(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, rt, MPI_SUM,
-              comm);
+        ISSUE(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, rt, op, comm);
         break;
     case EB_COLL_ALLREDUCE:
-        ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, rt, MPI_SUM, comm);
+        ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, rt, op, comm);
         break;
     case EB_COLL_BARRIER:
         ISSUE(MPI_Barrier, MPI_Ibarrier, comm);
@@ -162,13 +162,12 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
          * own data, so the result is twice it */
         if (c->checking)
             eb_fill_reduction(r, c->x, t->red_data_type, c->rank);
-        MPI_Reduce_local(s, r, nf, rt, MPI_SUM);
+        MPI_Reduce_local(s, r, nf, rt, op);
         if (req)
             *req = MPI_REQUEST_NULL;
         break;
     case EB_COLL_REDUCE_SCATTER_BLOCK: /* nf elements per rank, rank j's block at j*nf */
-        ISSUE(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, s, r, nf, rt, MPI_SUM,
-              comm);
+        ISSUE(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, s, r, nf, rt, op, comm);
         break;
     case EB_COLL_N:
         break;

@@ -240,12 +240,42 @@ def test_beff_split_nonblocking_and_rmax(tmp_path):
     assert LINE_RE.match(r.stdout.rstrip("\n").split("\n")[-1])
 
 
+def test_beff_repeat_one(tmp_path):
+    """--repeat 1: one repetition per measurement, said in the run record, the summary and
+    the protocol; the averages are of that repetition alone."""
+    js = tmp_path / "b.jsonl"
+    needs_cores(2)
+    r = run(2, "b_eff", *QUICK, "--repeat", "1", "--json", js, timeout=240)
+    assert r.returncode == 0, r
+    recs = read_jsonl(js)
+    results = [x for x in recs if x["type"] == "result"]
+    npat = len(recs[0]["options"]["patterns"])
+    assert recs[0]["options"]["repeat"] == 1
+    # every pattern has all three methods but the ping-pong pair, which has one
+    assert recs[0]["options"]["planned_rows"] == len(results) == ((npat - 1) * 3 + 1) * 21
+    assert {x["rep"] for x in results} == {0}
+    s = [x for x in recs if x["type"] == "summary"][0]
+    assert s["repeat"] == 1
+    assert s["b_eff_mb_per_s"] == pytest.approx(recompute(results)[0], rel=1e-12)
+    assert ("Repetitions: 1 of every measurement (--repeat; b_eff's rule: 3, the fastest "
+            "counts)\n") in r.stdout
+    assert " pattern  /  repetition:   rep.0 -> best repetition -> accumulated\n" in r.stdout
+    assert re.search(r"^ p00 ring-1\*2fix .*  \( \d \)$", r.stdout, re.M)
+    # the default says nothing of it, and has three repetitions
+    d = run(1, "b_eff", *QUICK, "--json", tmp_path / "d.jsonl", timeout=240)
+    assert "Repetitions:" not in d.stdout
+    assert "repetition:   rep.0   rep.1   rep.2 -> best" in d.stdout
+    assert read_jsonl(tmp_path / "d.jsonl")[0]["options"]["repeat"] == 3
+
+
 @pytest.mark.parametrize("args,msg", [
     (["--mem-per-proc", "0"], "--mem-per-proc: '0' is not a whole number of MB >= 1"),
     (["--mem-per-proc", "abc"], "--mem-per-proc: 'abc' is not a whole number of MB >= 1"),
     (["--random-patterns", "0"], "--random-patterns: '0' is not a number >= 1"),
     (["--seed", "-1"], "--seed: '-1' is not a number in 0..2^63-1"),
     (["--rmax", "x"], "--rmax: 'x' is not a positive number of GFLOPS"),
+    (["--repeat", "4"], "--repeat: '4' is not a number in 1..3"),
+    (["--repeat", "0"], "--repeat: '0' is not a number in 1..3"),
     (["--frobnicate"], "--frobnicate: unknown option (see b_eff -h)"),
     (["--json"], "--json: missing value"),
     (["--json", "a.jsonl", "--resume", "b.jsonl"], "--json and --resume name one file, once"),

@@ -116,6 +116,18 @@ def test_every_imb_family_runs(tmp_path):
         assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
 
 
+def test_allreduce_is_the_network_alone(tmp_path):
+    """In simulation mode a reduction computes nothing (eb_sim_op: the buffers hold no
+    data) and its time is the network's: at 2 ranks MPICH's Allreduce of 1 MB is one
+    exchange, 2 links of 10 us and 1 MB at 100 MB/s."""
+    rc, out, err = simulate(tmp_path, "pair", 2, "IMB-MPI1", "Allreduce", "-msglog", "20:20",
+                            "-npmin", "2", "--json", "a.jsonl")
+    assert rc == 0, err
+    _, rows, _ = records(tmp_path / "a.jsonl")
+    (row,) = [r for r in rows if r["bytes"] == 2 ** 20]
+    assert row["t_max_us"] == pytest.approx(2 ** 20 / 100 + 2 * 10, rel=1e-3), row
+
+
 def generate_default_reps():
     return 10  # EB_SIM_DEFAULT_REPS (src/core/simulate.h)
 
@@ -172,6 +184,15 @@ def test_beff_alltoallv_sends_only_its_messages(tmp_path):
     # one message: 2 links of 10 us; a loop of 3 iterations carries the barrier's skew
     assert all(20 <= nb < 40 for _, nb in pairs), pairs
     assert all(a < 1.5 * nb for a, nb in pairs), pairs
+    # a simulation repeats itself: repetitions of one loop length take one time, which is
+    # why --repeat 1 loses nothing here (docs/simulation.md)
+    reps = {}
+    for r in rows:
+        reps.setdefault((r["pattern"], r["length_index"], r["method"], r["repetitions"]),
+                        []).append(r["t_max_us"])
+    same = [v for v in reps.values() if len(v) > 1]
+    assert len(same) > 0.9 * len(rows) / 3, len(same)
+    assert all(max(v) - min(v) <= 1e-6 * max(v) for v in same), same
 
 
 def test_skampi_and_nodes(tmp_path):

@@ -7,6 +7,7 @@ from effbench.cli import main
 from effbench.comparable import differences
 from effbench.compare import compare_runs
 from effbench.importers import parse_file
+from effbench.records import ParsedRun
 from web_helpers import run_records
 
 SAMPLES_BEFF = "beff/b_eff_np4"
@@ -62,3 +63,20 @@ def test_other_machines_and_libraries_are_said_not_refused(tmp_path, capsys):
     assert not any(d.changes_measurement for d in diffs)
     assert main(["compare", str(a), str(b)]) in (0, 1)
     assert "hosts: alpha (A) vs beta (B)" in capsys.readouterr().out
+
+
+def test_beff_repeat_before_the_option_existed_was_three():
+    """A b_eff run stored before --repeat had 3 repetitions: it compares with a new default
+    run, and a --repeat 1 run differs from both in what is measured."""
+    def beff(**options):
+        return ParsedRun(run={"component": "beff", "options": {"loop_ms": 2.5, **options}})
+    old, new, one = beff(), beff(repeat=3), beff(repeat=1)
+    assert differences(old, new) == differences(new, old) == []
+    for a in (old, new):
+        assert [(d.what, d.a, d.b, d.changes_measurement) for d in differences(a, one)] == [
+            ("options.repeat", 3, 1, True)]
+    # only b_eff had 3 before: another component's missing option stays a difference
+    imb = ParsedRun(run={"component": "mpi1", "options": {"repeat": 3}})
+    assert [d.what for d in differences(imb, ParsedRun(run={"component": "mpi1",
+                                                            "options": {"x": 1}}))] == [
+        "options.repeat", "options.x"]

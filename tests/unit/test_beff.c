@@ -358,6 +358,13 @@ static void test_options(void)
     CHECK_EQ_LONG(o.mem_mib, 0);
     CHECK_EQ_LONG(o.nrandom, 30);
     CHECK(o.loop_ms == 2.5);
+    CHECK_EQ_LONG(o.repeat, 3);
+    char *a7[] = {"beff", "--repeat=1"};
+    CHECK_EQ_LONG(beff_parse_options(&o, 2, a7, err, sizeof err), 0);
+    CHECK_EQ_LONG(o.repeat, 1);
+    char *a8[] = {"beff", "--repeat", "1.5"};
+    CHECK_EQ_LONG(beff_parse_options(&o, 3, a8, err, sizeof err), -1);
+    CHECK_STR(err, "--repeat: '1.5' is not a number in 1..3");
     char *a3[] = {"beff", "--mem-per-proc", "0"};
     CHECK_EQ_LONG(beff_parse_options(&o, 3, a3, err, sizeof err), -1);
     CHECK_STR(err, "--mem-per-proc: '0' is not a whole number of MB >= 1");
