@@ -243,6 +243,10 @@ static long repetitions(eb_runner *R, size_t x)
     }
     if (R->mode->reps)
         return R->mode->reps(R, base);
+    /* a simulation capped at one repetition has nothing to probe (elsewhere the probe
+     * also warms the length up) */
+    if (eb_sim_active() && base <= 1)
+        return 1;
     n = eb_n_sample_dynamic(base, R->prev_n, probe_time(R, base), it->secs);
     MPI_Bcast(&n, 1, MPI_LONG, 0, A);
     R->prev_n = n;

@@ -91,6 +91,21 @@ def test_pingpong_follows_the_platform(tmp_path):
     assert big["mbytes_per_s"] == pytest.approx(100e6 / 2 ** 20, rel=0.002)
 
 
+def test_one_repetition_is_one_call(tmp_path):
+    """--reps 1: one timed repetition per length and no probe before it (nothing to decide).
+    The printed time (t_max) is still the platform's; t_avg is not: rank 1 leaves the
+    barrier a latency after rank 0, and one repetition does not spread that out."""
+    rc, out, err = simulate(tmp_path, "pair", 2, "IMB-MPI1", "PingPong", "-msglog", "10:20",
+                            "--json", "pp.jsonl", reps=1)
+    assert rc == 0, err
+    _, rows, _ = records(tmp_path / "pp.jsonl")
+    assert [r["repetitions"] for r in rows] == [1] * 12
+    for r in rows:
+        model = 20.0 + r["bytes"] / 100e6 * 1e6
+        assert model * 0.998 <= r["t_max_us"] <= model * 1.002 + 0.5, r
+    assert rows[0]["t_avg_us"] < 0.8 * rows[0]["t_max_us"]
+
+
 def test_every_imb_family_runs(tmp_path):
     """IMB-MPI1 collectives, IMB-NBC, IMB-EXT and IMB-RMA on a 2x2x2 torus."""
     torus = "torus:2x2x2,lat=2us,bw=500MBps"
