@@ -233,7 +233,7 @@ static void run_procset(const eb_report_run *run, const eb_bench *b, int multi, 
     MPI_Comm group_comm = MPI_COMM_WORLD, active_comm = MPI_COMM_WORLD;
     /* SMPI 3.32 sets up every new communicator with P^2 messages (docs/simulation.md):
      * a simulated set of every rank in rank order runs on MPI_COMM_WORLD itself */
-    int own_comms = !(eb_sim_active() && ngroups * q == P && is_identity(order, P));
+    int own_comms = !(eb_sim_active() && q == P && is_identity(order, P));
     if (own_comms) {
         MPI_Comm_split(MPI_COMM_WORLD, active ? pos / q : MPI_UNDEFINED, pos, &group_comm);
         MPI_Comm_split(MPI_COMM_WORLD, active ? 0 : MPI_UNDEFINED, pos, &active_comm);

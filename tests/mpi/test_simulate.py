@@ -143,6 +143,21 @@ def test_allreduce_is_the_network_alone(tmp_path):
     assert row["t_max_us"] == pytest.approx(2 ** 20 / 100 + 2 * 10, rel=1e-3), row
 
 
+def test_multi_groups_keep_their_own_communicators(tmp_path):
+    """-multi 0 at 4 ranks: the set of 2 runs as two groups of 2, each on its own
+    communicator (a set of every rank runs on MPI_COMM_WORLD in a simulation, two groups
+    that fill the world must not): the 2-rank Allreduce is one exchange, the 4-rank two."""
+    rc, out, err = simulate(tmp_path, "cluster:4,lat=10us,bw=100MBps", 4, "IMB-MPI1",
+                            "Allreduce", "-multi", "0", "-npmin", "2", "-msglog", "20:20",
+                            "--json", "m.jsonl")
+    assert rc == 0, err
+    _, rows, _ = records(tmp_path / "m.jsonl")
+    t = {r["procs"]: r["t_max_us"] for r in rows if r["bytes"] == 2 ** 20}
+    exchange = 2 ** 20 / 100 + 2 * 10
+    assert t[2] == pytest.approx(exchange, rel=1e-3), t
+    assert t[4] == pytest.approx(2 * exchange, rel=1e-3), t
+
+
 def generate_default_reps():
     return 10  # EB_SIM_DEFAULT_REPS (src/core/simulate.h)
 
