@@ -24,8 +24,7 @@ void beff_comm_cache_init(beff_comm_cache *cc, int P)
 void beff_comm_cache_free(beff_comm_cache *cc)
 {
     for (int i = 0; i < cc->n; i++)
-        if (cc->comm[i] != MPI_COMM_NULL)
-            MPI_Comm_free(&cc->comm[i]);
+        eb_comm_release(&cc->comm[i]);
     free(cc->comm);
     free(cc->built);
 }
@@ -35,7 +34,9 @@ static MPI_Comm active_comm(int active, beff_comm_cache *cc)
     if (!cc->built[active]) {
         int rank;
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        MPI_Comm_split(MPI_COMM_WORLD, rank < active ? 0 : MPI_UNDEFINED, rank, &cc->comm[active]);
+        int P;
+        MPI_Comm_size(MPI_COMM_WORLD, &P);
+        eb_sim_split_world(active == P, rank < active ? 0 : MPI_UNDEFINED, rank, &cc->comm[active]);
         cc->built[active] = 1;
     }
     return cc->comm[active];

@@ -230,14 +230,12 @@ static void run_procset(const eb_report_run *run, const eb_bench *b, int multi, 
     while (order[pos] != wrank)
         pos++;
     int active = pos < ngroups * q;
-    MPI_Comm group_comm = MPI_COMM_WORLD, active_comm = MPI_COMM_WORLD;
-    /* SMPI 3.32 sets up every new communicator with P^2 messages (docs/simulation.md):
-     * a simulated set of every rank in rank order runs on MPI_COMM_WORLD itself */
-    int own_comms = !(eb_sim_active() && q == P && is_identity(order, P));
-    if (own_comms) {
-        MPI_Comm_split(MPI_COMM_WORLD, active ? pos / q : MPI_UNDEFINED, pos, &group_comm);
-        MPI_Comm_split(MPI_COMM_WORLD, active ? 0 : MPI_UNDEFINED, pos, &active_comm);
-    }
+    /* a set of every rank in rank order: one group, the world's (no new communicators
+     * in a simulation) */
+    int whole = q == P && is_identity(order, P);
+    MPI_Comm group_comm, active_comm;
+    eb_sim_split_world(whole, active ? pos / q : MPI_UNDEFINED, pos, &group_comm);
+    eb_sim_split_world(whole, active ? 0 : MPI_UNDEFINED, pos, &active_comm);
 
     char name[128];
     snprintf(name, sizeof name, "%s%s", multi >= 0 ? "Multi-" : "", b->name);
@@ -265,10 +263,8 @@ static void run_procset(const eb_report_run *run, const eb_bench *b, int multi, 
         if (b->after_table && R.table.nrows > 0)
             b->after_table(R.table.rows, R.table.nrows);
         eb_runner_free(&R);
-        if (own_comms) {
-            MPI_Comm_free(&group_comm);
-            MPI_Comm_free(&active_comm);
-        }
+        eb_comm_release(&group_comm);
+        eb_comm_release(&active_comm);
     }
     eb_sizes_free(&sizes);
     if (wrank == 0)

@@ -21,8 +21,8 @@ static long max_reps;  /* loop cap in simulation mode */
  * properties of the root zone), in the order the run record lists them. */
 static const char *const platform_keys[] = {
     "spec", "topology", "dims", "nodes", "cores_per_node", "lat", "bw", "link_sharing",
-    "intra_lat", "intra_bw", "global_lat", "global_bw", "groups", "routers_per_group",
-    "speed", "sources", NULL};
+    "node_lat", "node_bw", "intra_lat", "intra_bw", "global_lat", "global_bw", "groups",
+    "routers_per_group", "speed", "sources", NULL};
 #endif
 
 int eb_sim_active(void) { return active; }
@@ -125,6 +125,21 @@ static void no_reduction(void *in, void *inout, int *len, MPI_Datatype *type)
     (void)in, (void)inout, (void)len, (void)type;
 }
 #endif
+
+void eb_sim_split_world(int whole, int color, int key, MPI_Comm *out)
+{
+    if (whole && active)
+        *out = MPI_COMM_WORLD;
+    else
+        MPI_Comm_split(MPI_COMM_WORLD, color, key, out);
+}
+
+void eb_comm_release(MPI_Comm *c)
+{
+    if (*c != MPI_COMM_NULL && *c != MPI_COMM_WORLD)
+        MPI_Comm_free(c);
+    *c = MPI_COMM_NULL;
+}
 
 MPI_Op eb_sim_op(MPI_Op op)
 {

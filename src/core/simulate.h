@@ -80,6 +80,15 @@ int eb_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_D
  * ranks spent most of its time summing floats of 2 and 4 MB. */
 MPI_Op eb_sim_op(MPI_Op op);
 
+/* MPI_Comm_split(MPI_COMM_WORLD, color, key, out), except in simulation mode
+ * when the caller knows that the split makes one group of every rank in rank
+ * order (`whole`): then *out is MPI_COMM_WORLD itself.  SMPI 3.32 sets up
+ * every new communicator with a ring Allgather over it (P^2 messages: about
+ * 30 s of CPU at 1024 ranks).  Free with eb_comm_release. */
+void eb_sim_split_world(int whole, int color, int key, MPI_Comm *out);
+/* MPI_Comm_free unless *c is MPI_COMM_NULL or MPI_COMM_WORLD. */
+void eb_comm_release(MPI_Comm *c);
+
 /* The run record's "simulated" field (false outside SMPI builds' simulation
  * mode is not written, so ordinary records stay as they were) and, when
  * simulated, the "simulation" object. */

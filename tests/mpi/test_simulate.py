@@ -143,6 +143,26 @@ def test_allreduce_is_the_network_alone(tmp_path):
     assert row["t_max_us"] == pytest.approx(2 ** 20 / 100 + 2 * 10, rel=1e-3), row
 
 
+def test_torus_limiters_where_messages_pass(tmp_path):
+    """IMB Sendrecv of 1 MB on every node of a 4x2x2 torus (platforms/torus.cpp): each
+    node sends one message and receives one.  With a processor limiter (node_limiter,
+    at a message's two ends) each message gets half of it, 210 MB/s, and pays two node
+    links of 1 us.  SimGrid's limiter is also on each node a message passes: the
+    messages that cross a row's end share a third node's limiter, and the call takes
+    longer."""
+    times = {}
+    for key in ("node_limiter", "limiter"):
+        spec = f"torus:4x2x2,lat=0us,bw=1GBps,node_lat=1us,{key}=420MBps"
+        rc, out, err = simulate(tmp_path, spec, 16, "IMB-MPI1", "Sendrecv", "-npmin", "16",
+                                "-msglog", "20:20", "--json", f"{key}.jsonl")
+        assert rc == 0, err
+        _, rows, _ = records(tmp_path / f"{key}.jsonl")
+        (row,) = [r for r in rows if r["bytes"] == 2 ** 20]
+        times[key] = row["t_max_us"]
+    assert times["node_limiter"] == pytest.approx(2 ** 20 / 210 + 2 * 1, rel=1e-3), times
+    assert times["limiter"] > 1.2 * times["node_limiter"], times
+
+
 def test_multi_groups_keep_their_own_communicators(tmp_path):
     """-multi 0 at 4 ranks: the set of 2 runs as two groups of 2, each on its own
     communicator (a set of every rank runs on MPI_COMM_WORLD in a simulation, two groups
@@ -185,7 +205,7 @@ def test_beff_and_its_pingpong(tmp_path):
     assert rc == 0, err
     run, rows, recs = records(tmp_path / "b.jsonl")
     assert run["simulated"] is True and run["simulation"]["parameters"]["link_sharing"] == \
-        "split-duplex links, node limiter 420MBps"
+        "split-duplex links, node limiter 420MBps (on every node a message passes)"
     (s,) = [r for r in recs if r["type"] == "summary"]
     lmax = s["l_max_bytes"]
     assert lmax == 2 ** 20
@@ -284,9 +304,12 @@ def test_bad_platforms(tmp_path):
 def test_generator_writes_the_topologies(tmp_path):
     p = generate.parse_spec("t3e-900")
     assert p["topology"] == "torus" and p["nodes"] == 512 and p["si"]["bw"] == 330e6
-    xml = generate.platform_xml(p)
-    assert 'topology="TORUS"' in xml and 'topo_parameters="8,8,8"' in xml
-    assert 'limiter_link="420.5MBps"' in xml
+    params = generate.torus_params(p).splitlines()  # platforms/torus.cpp reads them
+    assert params[1:6] == ["dims 8 8 8", f"lat {p['si']['lat']!r}", "bw 330000000.0",
+                           "limiter 420500000.0", "node_lat 0.0"]
+    assert "config smpi/bw-factor:0:1" in params and "prop topology torus" in params
+    assert generate.write_platform(p, str(tmp_path / "t")) == tmp_path / "t.torus"
+    assert generate.write_platform(generate.parse_spec("pair"), str(tmp_path / "c")).suffix == ".xml"
     f = generate.parse_spec("fattree:16x8,intra_bw=2GBps")
     assert f["nodes"] == 16 and f["cores"] == 8
     assert 'topo_parameters="2;4,4;1,4;1,1"' in generate.platform_xml(f)
