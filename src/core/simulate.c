@@ -4,6 +4,7 @@
 #include "core/text.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,7 @@ void eb_sim_init(int argc, char **argv)
 
 void *eb_msgbuf_alloc(size_t n)
 {
+    size_t a = (n + 4095) / 4096 * 4096;
 #if EB_SMPI_BUILD
     if (active) {
         void *p = SMPI_SHARED_MALLOC(n ? n : 1);
@@ -80,23 +82,34 @@ void *eb_msgbuf_alloc(size_t n)
             eb_abort("out of memory allocating a %zu-byte shared message buffer", n);
         return p;
     }
-#endif
+    /* Not posix_memalign: SMPI loads each rank's copy of the program with RTLD_DEEPBIND,
+     * so posix_memalign is glibc's, while free() is SMPI's macro for the allocator in
+     * force, jemalloc under scripts/simulate (a crash).  A malloc'd block, aligned by
+     * hand, with the block's own address just below the aligned one. */
+    char *block = malloc((a ? a : 4096) + 4096);
+    if (!block)
+        eb_abort("out of memory allocating a %zu-byte message buffer", a);
+    char *p = block + 4096 - (uintptr_t)block % 4096;
+    ((void **)p)[-1] = block;
+    return p;
+#else
     void *p;
-    size_t a = (n + 4095) / 4096 * 4096;
     if (posix_memalign(&p, 4096, a ? a : 4096) != 0)
         eb_abort("out of memory allocating a %zu-byte message buffer", a);
     return p;
+#endif
 }
 
 void eb_msgbuf_free(void *p)
 {
 #if EB_SMPI_BUILD
-    if (active && p) {
+    if (active && p)
         SMPI_SHARED_FREE(p);
-        return;
-    }
-#endif
+    else if (p)
+        free(((void **)p)[-1]);
+#else
     free(p);
+#endif
 }
 
 long eb_sim_max_reps(void) { return active ? max_reps : 0; }

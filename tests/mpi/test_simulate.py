@@ -289,6 +289,22 @@ def test_check_and_io_refused(tmp_path):
     assert rc != 0 and "b_eff_io: the I/O benchmarks are not simulated" in err
 
 
+def test_mode_off_is_plain_smpi(tmp_path, monkeypatch):
+    """EFFBENCH_SIM_MODE=off: an ordinary MPI program inside SMPI, -check allowed (real
+    copies) and the CPU time between calls simulated, for which SMPI reads the thread's
+    CPU clock (scripts/smpi_no_cpu_timer.c passes those readings on in this mode only)."""
+    monkeypatch.setenv("EFFBENCH_SIM_MODE", "off")
+    rc, out, err = simulate(tmp_path, "pair", 2, "IMB-MPI1", "PingPong", "-check", "-msglog",
+                            "0:4", "--json", "off.jsonl")
+    assert rc == 0, err
+    run, rows, _ = records(tmp_path / "off.jsonl")
+    sim = run["simulation"]
+    assert sim["mode"] == "off" and sim["simulate_computation"] is True
+    assert sim["shared_buffers"] is False and sim["max_repetitions"] is None
+    assert [r["bytes"] for r in rows] == [0, 1, 2, 4, 8, 16]
+    assert all(r["defects"] == 0 for r in rows), rows
+
+
 def test_bad_platforms(tmp_path):
     for spec, msg in [("torus:8x8", "size '8x8' should be 3 whole numbers"),
                       ("torus:4x4x1", "every torus dimension needs 2 nodes or more"),
