@@ -16,11 +16,14 @@
  *
  * smpirun loads it as `-platform libeffbench-torus.so`; its numbers come from
  * the file named by EFFBENCH_TORUS, which platforms/generate.py writes from a
- * spec (`torus:8x8x8,lat=0us,bw=330MBps,node_lat=6us,limiter=420.5MBps`):
+ * spec (`torus:8x8x8,lat=0us,bw=330MBps,node_lat=6us,node_limiter=420.5MBps`),
+ * one key and its value (SI units) per line:
  *
- *   dims 8 8 8            lat 1.2e-05          bw 3.3e+08          limiter 4.205e+08
- *   node_lat 0            node_bw 0            node_limiter 0      (0: none)
- *   speed 1e+09           config KEY:VALUE     prop KEY VALUE
+ *   dims 8 8 8            lat 0.0              bw 330000000.0      node_lat 6e-06
+ *   node_limiter 420500000.0                   speed 1000000000.0
+ *   config smpi/bw-factor:0:1                  prop spec torus:8x8x8,...
+ *
+ * (also limiter and node_bw; a key left out, or 0: none)
  */
 #include <simgrid/s4u.hpp>
 #include <xbt/asserts.h>
