@@ -25,22 +25,24 @@ static int sim_mode_on(void)
     return on;
 }
 
+/* SimGrid's own function `name` (found once, in *real), unless simulation mode is on */
+static void pass_on(timer_fn *real, const char *name, void *timer)
+{
+    if (sim_mode_on())
+        return;
+    if (!*real)
+        *real = (timer_fn)dlsym(RTLD_NEXT, name);
+    (*real)(timer);
+}
+
 void xbt_os_threadtimer_start(void *timer)
 {
     static timer_fn real;
-    if (sim_mode_on())
-        return;
-    if (!real)
-        real = (timer_fn)dlsym(RTLD_NEXT, "xbt_os_threadtimer_start");
-    real(timer);
+    pass_on(&real, "xbt_os_threadtimer_start", timer);
 }
 
 void xbt_os_threadtimer_stop(void *timer)
 {
     static timer_fn real;
-    if (sim_mode_on())
-        return;
-    if (!real)
-        real = (timer_fn)dlsym(RTLD_NEXT, "xbt_os_threadtimer_stop");
-    real(timer);
+    pass_on(&real, "xbt_os_threadtimer_stop", timer);
 }
