@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/nodemap.h"
+#include "core/own_coll.h"
 #include "core/registry.h"
 #include "core/simulate.h"
 #include "core/report/jsonl.h"
@@ -54,8 +55,8 @@ static char **bcast_argv(int *argc, char **argv)
     if (rank == 0)
         for (int i = 0; i < *argc; i++)
             len += (long)strlen(argv[i]) + 1;
-    MPI_Bcast(argc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    eb_own_bcast(argc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    eb_own_bcast(&len, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     char *blob = eb_malloc((size_t)len + 1);
     if (rank == 0) {
         char *p = blob;
@@ -65,7 +66,7 @@ static char **bcast_argv(int *argc, char **argv)
             p += n;
         }
     }
-    MPI_Bcast(blob, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    eb_own_bcast(blob, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
     char **out = eb_calloc((size_t)*argc + 1, sizeof *out);
     char *p = blob;
     for (int i = 0; i < *argc; i++) {

@@ -13,6 +13,7 @@
 #include "beff/beff_run.h"
 #include "core/component_run.h"
 #include "core/error.h"
+#include "core/own_coll.h"
 #include "core/progress.h"
 #include "core/registry.h"
 #include "core/sysinfo.h"
@@ -54,7 +55,7 @@ static long detect_mem_mib(void)
     int local = eb_hosts(NULL);
     double bytes = eb_node_memory_bytes();
     long mib = bytes > 0 ? (long)(bytes / 1048576.0 / local) : 0;
-    MPI_Allreduce(MPI_IN_PLACE, &mib, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+    eb_own_allreduce(MPI_IN_PLACE, &mib, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
     return mib;
 }
 
@@ -77,7 +78,7 @@ static void choose_seed(beff_run *r, eb_run *run)
         unsigned long long s = (unsigned long long)time(NULL) * 1000003ULL ^
                                ((unsigned long long)getpid() << 20);
         s &= 0x7FFFFFFFFFFFFFFFULL; /* 63 bits: an exact JSON integer */
-        MPI_Bcast(&s, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+        eb_own_bcast(&s, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
         r->opt.seed = s;
     }
 }
@@ -202,7 +203,7 @@ static int beff_measure_step(void *state, eb_run *run, char *msg, size_t msglen)
     char prot_err[EB_ERRLEN] = "";
     if (run->rank == 0)
         write_outputs(st, &s, prot_err, sizeof prot_err);
-    MPI_Bcast(prot_err, sizeof prot_err, MPI_CHAR, 0, MPI_COMM_WORLD);
+    eb_own_bcast(prot_err, sizeof prot_err, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (prot_err[0]) {
         if (run->rank == 0)
             eb_stderr_line("error", prot_err);

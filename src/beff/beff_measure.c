@@ -8,6 +8,7 @@
 #include "beff/beff_protocol.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/own_coll.h"
 #include "core/simulate.h"
 
 #include <math.h>
@@ -168,8 +169,8 @@ static void reduce_batch(beff_run *r, workspace *w, int rep, int l)
         w->sm[3 * k + 1] = w->loc[BEFF_NVAL * k + 3];
         w->sm[3 * k + 2] = w->loc[BEFF_NVAL * k + 4];
     }
-    MPI_Allreduce(MPI_IN_PLACE, w->mx, 2 * batch, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, w->sm, 3 * batch, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    eb_own_allreduce(MPI_IN_PLACE, w->mx, 2 * batch, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    eb_own_allreduce(MPI_IN_PLACE, w->sm, 3 * batch, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     for (int p = 0; p < r->npat; p++)
         for (int m = 0; m < nm; m++) {
             int k = p * nm + m;
@@ -234,7 +235,7 @@ long beff_measure(beff_run *r, beff_live *live)
     r->elapsed_s = MPI_Wtime() - t_start;
     sum_fastest(r);
     long bad = w.cheap_bad;
-    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    eb_own_allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     workspace_free(r, &w);
     return bad;
 }

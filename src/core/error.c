@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include "core/own_coll.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,13 +62,13 @@ int eb_any_error(const char *local_msg, char *out, size_t outlen)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int mine = local_msg ? rank : size, first;
-    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    eb_own_allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first == size)
         return 0;
     char buf[EB_ERRLEN] = {0};
     if (rank == first)
         snprintf(buf, sizeof buf, "%s", local_msg);
-    MPI_Bcast(buf, EB_ERRLEN, MPI_CHAR, first, MPI_COMM_WORLD);
+    eb_own_bcast(buf, EB_ERRLEN, MPI_CHAR, first, MPI_COMM_WORLD);
     if (out && outlen)
         snprintf(out, outlen, "%s", buf);
     return 1;

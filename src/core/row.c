@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/nodemap.h"
+#include "core/own_coll.h"
 #include "core/stats.h"
 
 #include <math.h>
@@ -99,7 +100,7 @@ static double *gather_groups(const eb_table *T, const eb_row_times *m)
         f[k * F_N + F_AVG] = g.avg;
     }
     long gdef = 0;
-    MPI_Allreduce(&m->defects, &gdef, 1, MPI_LONG, MPI_SUM, T->comm);
+    eb_own_allreduce(&m->defects, &gdef, 1, MPI_LONG, MPI_SUM, T->comm);
     if (rank == 0)
         f[(size_t)N * F_N] = (double)gdef;
     else
@@ -111,7 +112,7 @@ static double *gather_groups(const eb_table *T, const eb_row_times *m)
         if (eb_rank_of_max(m->t_us[k], T->comm, NULL) == rank)
             memcpy(fx, m->extra + (size_t)k * EB_MAX_EXTRA, EB_MAX_EXTRA * sizeof *fx);
     }
-    MPI_Reduce(mine, all, (int)((size_t)G * per_group), MPI_DOUBLE, MPI_SUM, 0, T->active);
+    eb_own_reduce(mine, all, (int)((size_t)G * per_group), MPI_DOUBLE, MPI_SUM, 0, T->active);
     free(mine);
     return all;
 }
@@ -127,7 +128,7 @@ static int *gather_links(const eb_table *T)
         MPI_Comm_rank(T->comm, &rank);
         if (rank == 0)
             link_mine[T->group] = code;
-        MPI_Reduce(link_mine, links, G, MPI_INT, MPI_SUM, 0, T->active);
+        eb_own_reduce(link_mine, links, G, MPI_INT, MPI_SUM, 0, T->active);
     }
     free(link_mine);
     return links;

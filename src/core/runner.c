@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/imb2021_options.h"
+#include "core/own_coll.h"
 #include "core/simulate.h"
 #include "core/window.h"
 
@@ -37,7 +38,7 @@ struct eb_loop_mode {
 static double max_over(double v, MPI_Comm comm)
 {
     double r;
-    MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
+    eb_own_allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
     return r;
 }
 
@@ -115,7 +116,7 @@ static long quick_reps(eb_runner *R, long base)
         n = t > 0 ? (long)(per_loop / t) : base;
         n = n < 1 ? 1 : n > base ? base : n;
     }
-    MPI_Bcast(&n, 1, MPI_LONG, 0, R->table.active);
+    eb_own_bcast(&n, 1, MPI_LONG, 0, R->table.active);
     return n;
 }
 
@@ -236,7 +237,7 @@ static long repetitions(eb_runner *R, size_t x)
     case EB_ITER_MULTIPLE_NP:
         base = eb_n_sample_multiple_np(it->msgspersample, x > 4 ? x : 4, R->max_size, q);
         n = eb_n_sample_multiple_np_timed(base, q, probe_time(R, base), it->secs);
-        MPI_Bcast(&n, 1, MPI_LONG, 0, A);
+        eb_own_bcast(&n, 1, MPI_LONG, 0, A);
         return n;
     default:
         break;
@@ -248,7 +249,7 @@ static long repetitions(eb_runner *R, size_t x)
     if (eb_sim_active() && base <= 1)
         return 1;
     n = eb_n_sample_dynamic(base, R->prev_n, probe_time(R, base), it->secs);
-    MPI_Bcast(&n, 1, MPI_LONG, 0, A);
+    eb_own_bcast(&n, 1, MPI_LONG, 0, A);
     R->prev_n = n;
     return n;
 }

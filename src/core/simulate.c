@@ -147,6 +147,16 @@ void eb_sim_split_world(int whole, int color, int key, MPI_Comm *out)
         MPI_Comm_split(MPI_COMM_WORLD, color, key, out);
 }
 
+void eb_sim_prime_collectives(MPI_Comm comm)
+{
+#if EB_SMPI_BUILD
+    int one = 1, all;
+    MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, comm);
+#else
+    (void)comm;
+#endif
+}
+
 void eb_comm_release(MPI_Comm *c)
 {
     if (*c != MPI_COMM_NULL && *c != MPI_COMM_WORLD)

@@ -1,6 +1,7 @@
 #include "core/stats.h"
 
 #include "core/error.h"
+#include "core/own_coll.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,9 +13,9 @@ eb_mma eb_reduce_mma(double v, MPI_Comm comm)
     int n;
     double sum;
     MPI_Comm_size(comm, &n);
-    MPI_Allreduce(&v, &r.min, 1, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(&v, &r.max, 1, MPI_DOUBLE, MPI_MAX, comm);
-    MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    eb_own_allreduce(&v, &r.min, 1, MPI_DOUBLE, MPI_MIN, comm);
+    eb_own_allreduce(&v, &r.max, 1, MPI_DOUBLE, MPI_MAX, comm);
+    eb_own_allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, comm);
     r.avg = sum / n;
     return r;
 }
@@ -27,7 +28,7 @@ int eb_rank_of_max(double v, MPI_Comm comm, double *vmax)
     } in, out;
     in.v = v;
     MPI_Comm_rank(comm, &in.rank);
-    MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    eb_own_allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
     if (vmax)
         *vmax = out.v;
     return out.rank;

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/nodemap.h"
+#include "core/own_coll.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +112,7 @@ int eb_warn_oversubscription(void)
     int local = eb_hosts(NULL), worst;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int over = cores > 0 && local > cores ? local : 0;
-    MPI_Allreduce(&over, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    eb_own_allreduce(&over, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     static int warned; /* a component that needs the count (SKaMPI) asks again */
     if (worst > 0 && !warned++)
         eb_warn("%d ranks share a node with %ld cores: ranks are time-sliced, so timings include "

@@ -1,6 +1,7 @@
 #include "core/text.h"
 
 #include "core/error.h"
+#include "core/own_coll.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -82,15 +83,15 @@ char *eb_read_file_bcast(const char *path, const char *what, MPI_Comm comm,
         text = eb_read_file(path, what, msg, sizeof msg);
         len = text ? (long)strlen(text) : -1;
     }
-    MPI_Bcast(&len, 1, MPI_LONG, 0, comm);
+    eb_own_bcast(&len, 1, MPI_LONG, 0, comm);
     if (len < 0) {
-        MPI_Bcast(msg, EB_ERRLEN, MPI_CHAR, 0, comm);
+        eb_own_bcast(msg, EB_ERRLEN, MPI_CHAR, 0, comm);
         eb_err(err, errlen, "%s", msg);
         return NULL;
     }
     if (rank != 0)
         text = eb_malloc((size_t)len + 1);
-    MPI_Bcast(text, (int)len + 1, MPI_CHAR, 0, comm);
+    eb_own_bcast(text, (int)len + 1, MPI_CHAR, 0, comm);
     return text;
 }
 

@@ -1,6 +1,7 @@
 #include "core/window.h"
 
 #include "core/error.h"
+#include "core/own_coll.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 static double max_over(double v, MPI_Comm comm)
 {
     double r;
-    MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
+    eb_own_allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MAX, comm);
     return r;
 }
 
@@ -57,15 +58,15 @@ eb_window_figures eb_window_series(MPI_Comm A, eb_clock_model *clock, long n, do
         if ((double)m * W > budget_s)
             m = (long)(budget_s / W) > 1 ? (long)(budget_s / W) : 1;
         double T0 = MPI_Wtime() + (10.0 * W > 1e-3 ? 10.0 * W : 1e-3);
-        MPI_Bcast(&T0, 1, MPI_DOUBLE, 0, A); /* rank 0's clock is the global one */
+        eb_own_bcast(&T0, 1, MPI_DOUBLE, 0, A); /* rank 0's clock is the global one */
         for (long i = 0; i < m; i++) {
             double start = T0 + (double)i * W;
             late[i] = eb_wait_until(eb_clock_to_local(clock, start));
             op(arg, i);
             dur[i] = eb_clock_to_global(clock, MPI_Wtime()) - start;
         }
-        MPI_Allreduce(dur, worst, (int)m, MPI_DOUBLE, MPI_MAX, A);
-        MPI_Allreduce(late, any_late, (int)m, MPI_INT, MPI_MAX, A);
+        eb_own_allreduce(dur, worst, (int)m, MPI_DOUBLE, MPI_MAX, A);
+        eb_own_allreduce(late, any_late, (int)m, MPI_INT, MPI_MAX, A);
         valid = 0;
         for (long i = 0; i < m; i++)
             valid += !any_late[i];

@@ -55,6 +55,8 @@ static int coll_prepare(eb_ctx *c)
     eb_coll_kind k = eb_coll_kind_of(c);
     eb_coll_state *st = eb_calloc(1, sizeof *st);
     c->priv = st;
+    if (k == EB_COLL_BCAST || k == EB_COLL_REDUCE || k == EB_COLL_ALLREDUCE)
+        eb_sim_prime_collectives(c->comm); /* SMPI's one-time set-up: not in a timed call */
     if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER) {
         /* displacements are ints: the last one is about x * size (an Allreduce
          * of any length at any size needs no such check) */

@@ -4,6 +4,7 @@
 
 #include "core/clock.h"
 #include "core/error.h"
+#include "core/own_coll.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
 
@@ -154,7 +155,7 @@ static double world_rtt(void *ctx, int a, int b)
     double t = 0;
     if (e->wrank == a || e->wrank == b)
         t = pair_rtt(e, a, b);
-    MPI_Bcast(&t, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+    eb_own_bcast(&t, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
     return t;
 }
 

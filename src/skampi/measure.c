@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/own_coll.h"
 #include "core/resolution.h"
 #include "core/simulate.h"
 
@@ -98,7 +99,7 @@ static double one_run(sk_call *c, double t_barrier, double *root_sample, int *va
             double start = 0;
             if (c->rank == 0)
                 start = MPI_Wtime() + c->slack;
-            MPI_Bcast(&start, 1, MPI_DOUBLE, 0, c->comm);
+            eb_own_bcast(&start, 1, MPI_DOUBLE, 0, c->comm);
             double mine = eb_clock_to_local(&c->clock, start);
             double arrived_late;
             int late = wait_for_start(c->e, mine, &arrived_late);
@@ -106,7 +107,7 @@ static double one_run(sk_call *c, double t_barrier, double *root_sample, int *va
             t1 = MPI_Wtime();
             local = resolved(c, t1 - mine - ov);
             double in3[3] = {local, late, arrived_late}, out3[3];
-            MPI_Reduce(in3, out3, 3, MPI_DOUBLE, MPI_MAX, 0, c->comm);
+            eb_own_reduce(in3, out3, 3, MPI_DOUBLE, MPI_MAX, 0, c->comm);
             int ok = 1;
             if (c->rank == 0) {
                 ok = out3[1] == 0;
@@ -118,7 +119,7 @@ static double one_run(sk_call *c, double t_barrier, double *root_sample, int *va
                     c->slack = fmin(fmax(2 * c->slack, 2 * out3[2]), SK_MAX_WINDOW_LEAD);
                 *root_sample = out3[0];
             }
-            MPI_Bcast(&ok, 1, MPI_INT, 0, c->comm);
+            eb_own_bcast(&ok, 1, MPI_INT, 0, c->comm);
             *valid = ok;
             return local;
         }
@@ -173,7 +174,7 @@ static long check_point(sk_call *c)
     free(s1);
     free(r1);
     long sum = 0;
-    MPI_Reduce(&bad, &sum, 1, MPI_LONG, MPI_SUM, 0, c->comm);
+    eb_own_reduce(&bad, &sum, 1, MPI_LONG, MPI_SUM, 0, c->comm);
     return sum;
 }
 
@@ -190,11 +191,11 @@ static double barrier_time(sk_call *c, const eb_acc_params *ap)
         double t = MPI_Wtime() - t0 - c->e->overhead;
         eb_acc_add(&a, t);
         done = c->rank == 0 ? eb_acc_done(&a) : 0;
-        MPI_Bcast(&done, 1, MPI_INT, 0, c->comm);
+        eb_own_bcast(&done, 1, MPI_INT, 0, c->comm);
     }
     eb_acc_stats st = eb_acc_summary(&a);
     double m = st.mean;
-    MPI_Bcast(&m, 1, MPI_DOUBLE, 0, c->comm);
+    eb_own_bcast(&m, 1, MPI_DOUBLE, 0, c->comm);
     eb_acc_free(&a);
     return m;
 }
@@ -280,7 +281,7 @@ static void measure_call(sk_call *c, double *res)
                    (s->time_measurement > 0 && MPI_Wtime() - t_begin > s->time_measurement);
         }
         if (c->size > 1)
-            MPI_Bcast(&done, 1, MPI_INT, 0, c->comm);
+            eb_own_bcast(&done, 1, MPI_INT, 0, c->comm);
     }
     eb_acc_stats my = eb_acc_summary(&mine);
     double *nodes = c->rank == 0 ? res + RES_FIXED : NULL;
@@ -378,7 +379,7 @@ void sk_measure_point(sk_env *e, const sk_suite_ctx *sc, int procs, long count, 
         measure_call(&c, res);
         sk_call_close(&c);
     }
-    MPI_Bcast(res, RES_FIXED + e->wsize, MPI_DOUBLE, timer, MPI_COMM_WORLD);
+    eb_own_bcast(res, RES_FIXED + e->wsize, MPI_DOUBLE, timer, MPI_COMM_WORLD);
     eb_guard_row_end();
     point_result(e, res, count, count * sc->base.size, chunks, r);
     free(res);

@@ -2,6 +2,7 @@
 #include "skampi/patterns.h"
 
 #include "core/error.h"
+#include "core/simulate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,8 @@ void sk_call_open(sk_call *c, sk_env *e, const sk_suite_ctx *sc, MPI_Comm comm, 
     c->comm = comm;
     MPI_Comm_rank(c->comm, &c->rank);
     MPI_Comm_size(c->comm, &c->size);
+    if (sc->in->pattern == SK_COLLECTIVE)
+        eb_sim_prime_collectives(comm); /* SMPI's one-time set-up: not in a timed call */
     c->bytes = (size_t)count * (size_t)sc->base.size;
     char why[EB_ERRLEN];
     if (sk_msgtype_make(&sc->base, s->send_datatype, (long)c->bytes, &c->st, why, sizeof why) ||

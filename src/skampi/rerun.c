@@ -2,6 +2,7 @@
 #include "skampi/rerun.h"
 
 #include "core/error.h"
+#include "core/own_coll.h"
 #include "skampi/logfile.h"
 #include "skampi/output.h"
 
@@ -62,11 +63,11 @@ void sk_rerun_plan(sk_rerun *rr, const sk_config *cfg)
         order_from_log(rr, cfg, &st);
         sk_logstate_free(&st);
     }
-    MPI_Bcast(&rr->resume, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(&rr->norder, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(rr->order, n, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(rr->retried, n, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(rr->outfile, sizeof rr->outfile, MPI_CHAR, 0, MPI_COMM_WORLD);
+    eb_own_bcast(&rr->resume, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    eb_own_bcast(&rr->norder, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    eb_own_bcast(rr->order, n, MPI_INT, 0, MPI_COMM_WORLD);
+    eb_own_bcast(rr->retried, n, MPI_INT, 0, MPI_COMM_WORLD);
+    eb_own_bcast(rr->outfile, sizeof rr->outfile, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
 void sk_rerun_open_log(const sk_rerun *rr, const sk_config *cfg)

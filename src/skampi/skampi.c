@@ -7,6 +7,7 @@
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/own_coll.h"
 #include "core/registry.h"
 #include "core/text.h"
 #include "skampi/config.h"
@@ -199,7 +200,7 @@ static void sk_prepare(void *state, eb_run *run)
     int json_exists = 0;
     if (r->opt.json && run->rank == 0)
         json_exists = access(r->opt.json, F_OK) == 0;
-    MPI_Bcast(&json_exists, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    eb_own_bcast(&json_exists, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!r->rr.resume || !json_exists)
         return;
     run->resume = 1;

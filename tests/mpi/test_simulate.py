@@ -196,6 +196,35 @@ def test_nbc_overlap_injects_the_cpu_work(tmp_path):
     assert row["overlap_pct"] > 90, row
 
 
+def test_own_collectives_and_smpi_setup(tmp_path):
+    """effbench's own reductions and broadcasts are point-to-point trees in SMPI builds
+    (core/own_coll.c): at 13 ranks (no power of two) six groups of Multi-PingPong each
+    report the model's time, 2 links of 10 us and 1,040 bytes (IMB's 1 KB and SMPI's
+    16-byte envelope) at 100 MB/s.  They never set up SMPI's SMP-aware collectives, so a
+    measured Allreduce sets them up before its timed calls (eb_sim_prime_collectives):
+    with -warm_up off its first call, of 0 bytes, still moves nothing (without the
+    priming it took SMPI's two ring Allgathers, about 500 us)."""
+    rc, out, err = simulate(tmp_path, "cluster:13,lat=10us,bw=100MBps", 13, "IMB-MPI1",
+                            "PingPong", "-multi", "1", "-msglog", "10:10", "--json", "m.jsonl",
+                            reps=3)
+    assert rc == 0, err
+    _, rows, _ = records(tmp_path / "m.jsonl")
+    at_1k = [r for r in rows if r["bytes"] == 1024]
+    assert sorted(r["group"] for r in at_1k) == list(range(6)), rows
+    assert all(r["t_max_us"] == pytest.approx(20 + 1040 / 100, rel=1e-3) for r in at_1k), at_1k
+    assert all(r["t_min_us"] <= r["t_avg_us"] <= r["t_max_us"] for r in rows), rows
+    times = {}
+    for warm in ([], ["-warm_up", "off"]):
+        rc, out, err = simulate(tmp_path, "cluster:13,lat=10us,bw=100MBps", 13, "IMB-MPI1",
+                                "Allreduce", "-msglog", "2:2", "-npmin", "13", *warm,
+                                "--json", "a.jsonl", reps=1)
+        assert rc == 0, err
+        _, rows, _ = records(tmp_path / "a.jsonl")
+        times[bool(warm)] = [(r["bytes"], r["t_max_us"]) for r in rows]
+    assert times[True] == times[False], times
+    assert times[True][0][0] == 0 and times[True][0][1] < 0.1, times
+
+
 def test_beff_and_its_pingpong(tmp_path):
     """b_eff on 2 neighbours of a 2x2x2 torus with 1 MB messages at L_max: its
     ping-pong is the link, and at L_max a process that sends and receives at
@@ -292,7 +321,7 @@ def test_check_and_io_refused(tmp_path):
 def test_mode_off_is_plain_smpi(tmp_path, monkeypatch):
     """EFFBENCH_SIM_MODE=off: an ordinary MPI program inside SMPI, -check allowed (real
     copies) and the CPU time between calls simulated, for which SMPI reads the thread's
-    CPU clock (scripts/smpi_no_cpu_timer.c passes those readings on in this mode only)."""
+    CPU clock (scripts/smpi_host_costs.c passes those readings on in this mode only)."""
     monkeypatch.setenv("EFFBENCH_SIM_MODE", "off")
     rc, out, err = simulate(tmp_path, "pair", 2, "IMB-MPI1", "PingPong", "-check", "-msglog",
                             "0:4", "--json", "off.jsonl")

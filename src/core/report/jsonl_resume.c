@@ -1,6 +1,7 @@
 #include "core/report/jsonl_resume.h"
 
 #include "core/error.h"
+#include "core/own_coll.h"
 #include "core/report/jsonl_reader.h"
 #include "core/report/jsonl_writer.h"
 
@@ -105,17 +106,17 @@ void eb_jsonl_resume_read(eb_resume *rs, const char *path, const char *component
     if (eb_any_error(err[0] ? err : NULL, all, sizeof all))
         eb_exit_all(EB_EXIT_USAGE, all);
     long n[4] = {count, (long)rows.len, (long)run.len, (long)lines.len};
-    MPI_Bcast(n, 4, MPI_LONG, 0, MPI_COMM_WORLD);
+    eb_own_bcast(n, 4, MPI_LONG, 0, MPI_COMM_WORLD);
     if (rank != 0) {
         rows.s = eb_calloc((size_t)n[1] + 1, 1);
         run.s = eb_calloc((size_t)n[2] + 1, 1);
         lines.s = eb_calloc((size_t)n[3] + 1, 1);
     }
     if (n[1] > 0) {
-        MPI_Bcast(rows.s, (int)n[1], MPI_CHAR, 0, MPI_COMM_WORLD);
-        MPI_Bcast(lines.s, (int)n[3], MPI_CHAR, 0, MPI_COMM_WORLD);
+        eb_own_bcast(rows.s, (int)n[1], MPI_CHAR, 0, MPI_COMM_WORLD);
+        eb_own_bcast(lines.s, (int)n[3], MPI_CHAR, 0, MPI_COMM_WORLD);
     }
-    MPI_Bcast(run.s, (int)n[2], MPI_CHAR, 0, MPI_COMM_WORLD);
+    eb_own_bcast(run.s, (int)n[2], MPI_CHAR, 0, MPI_COMM_WORLD);
     run.s[n[2] - 1] = '\0';
     rs->run = run.s;
     rs->nrows = (int)n[0];
