@@ -120,6 +120,9 @@ static _Noreturn void end_run(int status, const char *msg, int abort_job)
             pause();
     if (world_rank() == 0) {
         eb_stderr_line("error", msg);
+        /* held until the job ends: a row that another thread finishes now (MPI_Abort
+         * wakes a stopped rank with SIGCONT before it kills) does not follow this line */
+        flockfile(stdout);
         printf("# effbench: run ended: %s\n", msg);
         fflush(stdout);
     }
