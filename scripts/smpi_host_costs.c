@@ -17,6 +17,7 @@
  *   is first touched; the mapping is otherwise the same. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ void xbt_os_threadtimer_stop(void *timer)
 /* ---- the shared buffers' address ranges --------------------------------------
  * SMPI maps every shared buffer onto its one file with MAP_SHARED | MAP_FIXED |
  * MAP_POPULATE, a signature of its own.  The ranges so mapped are kept here,
- * sorted and disjoint, and taken out again by any later mapping or unmapping of
+ * sorted and disjoint, and taken out again by any later mmap, munmap or mremap of
  * their addresses.  SimGrid runs every rank in this one thread. */
 typedef struct {
     uintptr_t lo, hi;
@@ -180,6 +181,23 @@ int munmap(void *addr, size_t len)
     if (r == 0 && nshared)
         forget((uintptr_t)addr, page_end((uintptr_t)addr, len));
     return r;
+}
+
+void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+    void *want = NULL;
+    if (flags & MREMAP_FIXED) {
+        va_list ap;
+        va_start(ap, flags);
+        want = va_arg(ap, void *);
+        va_end(ap);
+    }
+    void *p = (void *)syscall(SYS_mremap, old, old_len, new_len, flags, want);
+    if (p != MAP_FAILED && nshared) {
+        forget((uintptr_t)old, page_end((uintptr_t)old, old_len));
+        forget((uintptr_t)p, page_end((uintptr_t)p, new_len));
+    }
+    return p;
 }
 
 /* SMPI 3.32 copies every message below smpi/send-is-detached-thresh (64 KB) into a
