@@ -26,6 +26,8 @@ const eb_component *eb_find_component(const char *name)
         for (int a = 0; a < 3 && components[i]->aliases[a]; a++)
             if (strcmp(components[i]->aliases[a], name) == 0)
                 return components[i];
+        if (components[i]->claims && components[i]->claims(name))
+            return components[i];
     }
     return NULL;
 }

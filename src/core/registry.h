@@ -12,6 +12,9 @@ typedef struct eb_component {
     /* Runs after MPI_Init; argv[0] is the component's name.  Returns the
      * exit status (user errors exit through eb_exit_all instead). */
     int (*main)(const struct eb_component *self, int argc, char **argv);
+    /* Optional: 1 when program name `prog` selects this component besides its
+     * name and aliases (the OSU personality answers to ~90 program names). */
+    int (*claims)(const char *prog);
 } eb_component;
 
 void eb_register_component(const eb_component *c);

@@ -1,0 +1,26 @@
+/* MPI calls the library may lack (MPI-4's persistent collectives, sessions,
+ * large counts), found at build time by CMake (EB_HAVE_<CALL>).  A benchmark
+ * that needs one is listed with the reason and refused with a message naming
+ * the call and the library; nothing is compiled out silently. */
+#ifndef EB_MPI_FEATURES_H
+#define EB_MPI_FEATURES_H
+
+#include <stddef.h>
+
+typedef enum {
+    EB_MPI_NONE = 0,
+    EB_MPI_PERSISTENT_COLL = 1u << 0, /* MPI_Allreduce_init and the other *_init collectives */
+    EB_MPI_SESSIONS = 1u << 1,        /* MPI_Session_init */
+    EB_MPI_LARGE_COUNT = 1u << 2,     /* MPI_Send_c and the other _c calls */
+} eb_mpi_feature;
+
+/* The features of `need` this build's MPI library lacks (0: all there). */
+unsigned eb_mpi_missing(unsigned need);
+/* The MPI call that stands for a feature, e.g. "MPI_Allreduce_init (MPI-4.0)". */
+const char *eb_mpi_feature_call(eb_mpi_feature f);
+/* "WHAT needs MPI_Allreduce_init (MPI-4.0), which this MPI library (<version
+ * string's first line>) does not have" for the first missing feature of need;
+ * 0, or -1 with the message. */
+int eb_mpi_refusal(unsigned need, const char *what, char *msg, size_t n);
+
+#endif

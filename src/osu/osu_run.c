@@ -1,0 +1,342 @@
+/* The OSU personality's component: argv[0] (osu_latency, ...) or `effbench
+ * osu PROGRAM ...` picks the program; the run skeleton (core/component_run.h)
+ * does options, the JSON file, --resume and the end record; this file runs
+ * OSU's loop: for each -T datatype, for each size from min to max doubling,
+ * the program's measure, an optional checked pass, one row to the text and
+ * the JSON reporters. */
+#include "core/component_run.h"
+#include "core/error.h"
+#include "core/guard.h"
+#include "core/mpi_features.h"
+#include "core/registry.h"
+#include "osu/osu.h"
+#include "osu/osu_json.h"
+#include "osu/osu_options.h"
+#include "osu/osu_text.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const osu_prog *p;
+    osu_options o;
+    osu_ctx c;
+    char **done_keys; /* --resume: rows the file holds */
+    int ndone;
+#ifdef EB_HAVE_MPI_SESSION_INIT
+    MPI_Session session;
+#endif
+} osu_state;
+
+/* OSU's own refusals of the process count. */
+static void check_procs(const osu_prog *p, int np)
+{
+    char msg[160];
+    static const char *const words[] = {"zero", "one", "two", "three", "four"};
+    int n = p->exact_procs ? p->exact_procs : p->min_procs;
+    const char *num = n >= 0 && n <= 4 ? words[n] : NULL;
+    char nbuf[16];
+    snprintf(nbuf, sizeof nbuf, "%d", n);
+    if (p->exact_procs && np != p->exact_procs) {
+        snprintf(msg, sizeof msg, "%s: This test requires exactly %s processes (it runs on %d)",
+                 p->name, num ? num : nbuf, np);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+    if (p->min_procs && np < p->min_procs) {
+        snprintf(msg, sizeof msg, "%s: This test requires at least %s processes (it runs on %d)",
+                 p->name, num ? num : nbuf, np);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+    if (p->even_procs && np % 2) {
+        snprintf(msg, sizeof msg, "%s: This test requires an even number of processes (it "
+                 "runs on %d)", p->name, np);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+}
+
+/* OSU's -M rule for collectives: a warning and a smaller maximum. */
+static void apply_mem_limit(const osu_prog *p, osu_options *o, int np, int rank)
+{
+    size_t need = p->mem_limit == 2 ? o->max_size * (size_t)np : o->max_size;
+    if (!p->mem_limit || need <= o->mem_limit)
+        return;
+    o->max_size = p->mem_limit == 2 ? o->mem_limit / (size_t)np : o->mem_limit;
+    if (rank == 0)
+        fprintf(stderr, "Warning! Limiting max message size to: %zu. Increase -M, --mem-limit "
+                        "for higher message sizes.\n", o->max_size);
+}
+
+static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
+{
+    osu_state *st = state;
+    const osu_prog *p = st->p;
+    char err[EB_ERRLEN], msg[EB_ERRLEN + 64];
+    int status = osu_parse(p, &st->o, argc, argv, err, sizeof err);
+    if (status == OSU_PARSE_ERROR) {
+        snprintf(msg, sizeof msg, "%s: %s (%s -h lists the options)", p->name, err, p->name);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+    if (status == OSU_PARSE_HELP || status == OSU_PARSE_VERSION) {
+        if (run->rank == 0) {
+            if (status == OSU_PARSE_HELP)
+                osu_print_help(p, stdout);
+            else
+                osu_text_title(p, stdout);
+            fflush(stdout);
+        }
+        return 1;
+    }
+    check_procs(p, run->procs);
+    unsigned need = p->needs | (st->o.session ? EB_MPI_SESSIONS : 0);
+    if (eb_mpi_refusal(need, p->name, msg, sizeof msg))
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    apply_mem_limit(p, &st->o, run->procs, run->rank);
+    run->json_path = st->o.json_path;
+    run->resume = st->o.resume;
+    run->check = st->o.validate;
+    return 0;
+}
+
+/* The sizes OSU measures: min, doubling (from 0 to 1), up to max. */
+static size_t next_size(size_t s) { return s ? 2 * s : 1; }
+
+static long planned_rows(const osu_options *o)
+{
+    long rows = 0;
+    for (int d = 0; d < o->ndtypes; d++) {
+        int ts;
+        MPI_Type_size(o->dtypes[d], &ts);
+        for (size_t s = o->min_size; s <= o->max_size; s = next_size(s))
+            rows += s / (size_t)ts > 0 || s == 0;
+    }
+    return rows;
+}
+
+static void osu_plan(void *state, eb_run *run)
+{
+    osu_state *st = state;
+    (void)run;
+    eb_guard_plan_rows(st->p->bench == OSU_STARTUP ? 1 : planned_rows(&st->o));
+}
+
+static void osu_record(void *state, eb_run *run)
+{
+    osu_state *st = state;
+    osu_json_options(st->p, &st->o, run);
+}
+
+static void osu_ready(void *state, eb_run *run)
+{
+    osu_state *st = state;
+    if (!run->resume)
+        return;
+    st->done_keys = eb_calloc((size_t)run->rs.nrows + 1, sizeof *st->done_keys);
+    for (int i = 0; i < run->rs.nrows; i++) {
+        const char *r = run->rs.rows[i];
+        char bench[64] = "", dt[32] = "", key[160];
+        eb_jsonl_str(r, "benchmark", bench, sizeof bench);
+        eb_jsonl_str(r, "datatype", dt, sizeof dt);
+        osu_row_key(key, sizeof key, bench, dt, (int)eb_jsonl_int(r, "procs", 0),
+                    (size_t)eb_jsonl_int(r, "bytes", 0));
+        st->done_keys[st->ndone++] = eb_strdup(key);
+    }
+}
+
+static int already_done(const osu_state *st, size_t bytes)
+{
+    char key[160];
+    osu_row_key(key, sizeof key, st->p->name, osu_dtype_name(st->c.dtype), st->c.size, bytes);
+    for (int i = 0; i < st->ndone; i++)
+        if (!strcmp(st->done_keys[i], key))
+            return 1;
+    return 0;
+}
+
+/* -I: the program's communicator from an MPI-4 session (OSU's pset
+ * "mpi://WORLD"); else MPI_COMM_WORLD. */
+static MPI_Comm open_comm(osu_state *st)
+{
+#ifdef EB_HAVE_MPI_SESSION_INIT
+    if (st->o.session) {
+        MPI_Group g;
+        MPI_Comm comm;
+        MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &st->session);
+        MPI_Group_from_session_pset(st->session, "mpi://WORLD", &g);
+        MPI_Comm_create_from_group(g, "effbench.osu", MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm);
+        MPI_Group_free(&g);
+        return comm;
+    }
+#endif
+    (void)st;
+    return MPI_COMM_WORLD;
+}
+
+static void close_comm(osu_state *st)
+{
+#ifdef EB_HAVE_MPI_SESSION_INIT
+    if (st->o.session) {
+        MPI_Comm_free(&st->c.comm);
+        MPI_Session_finalize(&st->session);
+    }
+#endif
+    (void)st;
+}
+
+static osu_row empty_row(size_t bytes, long iterations)
+{
+    osu_row r = {.bytes = bytes, .iterations = iterations, .defects = -1};
+    double *nan_fields[] = {&r.avg_us, &r.min_us, &r.max_us, &r.mb_per_s, &r.messages_per_s,
+                            &r.overall_us, &r.compute_us, &r.init_us, &r.test_us, &r.wait_us,
+                            &r.pure_comm_us, &r.min_comm_us, &r.max_comm_us, &r.overlap_pct};
+    for (size_t k = 0; k < sizeof nan_fields / sizeof *nan_fields; k++)
+        *nan_fields[k] = NAN;
+    return r;
+}
+
+/* One size: the timed iterations, the checked pass, the row.  Returns the
+ * defects (every rank), so a failed check ends the table as in OSU. */
+static long one_size(osu_state *st, size_t bytes)
+{
+    osu_ctx *c = &st->c;
+    const osu_options *o = &st->o;
+    c->bytes = bytes;
+    c->count = bytes / (size_t)c->dtype_size;
+    int large = bytes > OSU_LARGE_MESSAGE_SIZE;
+    c->iterations = large ? o->iterations_large : o->iterations;
+    c->skip = large ? o->skip_large : o->skip;
+    c->lat = o->npercentiles ? eb_calloc((size_t)c->iterations, sizeof *c->lat) : NULL;
+    char what[160];
+    snprintf(what, sizeof what, "%s, %d processes, %zu bytes", st->p->name, c->size, bytes);
+    /* no time estimate before the first row: the guard's minimum deadline */
+    eb_guard_row(what, 0, c->comm);
+    osu_row row = empty_row(bytes, c->iterations);
+    st->p->measure(c, &row);
+    if (o->validate && st->p->check)
+        row.defects = osu_sum_defects(c, st->p->check(c));
+    if (c->rank == 0) {
+        if (st->p->row_text)
+            st->p->row_text(c, &row, stdout);
+        else
+            osu_text_row(c, &row, stdout);
+        fflush(stdout);
+        osu_json_row(c, &row);
+    }
+    eb_guard_row_end();
+    free(c->lat);
+    c->lat = NULL;
+    return row.defects > 0 ? row.defects : 0;
+}
+
+static void table_start(osu_state *st)
+{
+    if (st->c.rank != 0)
+        return;
+    if (st->p->datatype_lines)
+        osu_text_datatype(&st->c, stdout);
+    if (st->p->header)
+        st->p->header(&st->c, stdout);
+    else
+        osu_text_header(&st->c, stdout);
+    fflush(stdout);
+}
+
+static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
+{
+    osu_state *st = state;
+    osu_ctx *c = &st->c;
+    (void)run;
+    c->prog = st->p;
+    c->o = &st->o;
+    c->comm = open_comm(st);
+    MPI_Comm_rank(c->comm, &c->rank);
+    MPI_Comm_size(c->comm, &c->size);
+    char err[EB_ERRLEN], all[EB_ERRLEN];
+    int failed = st->p->setup && st->p->setup(c, err, sizeof err);
+    if (eb_any_error(failed ? err : NULL, all, sizeof all))
+        eb_exit_all(EB_EXIT_USAGE, all);
+    if (c->rank == 0) {
+        if (st->p->preamble)
+            st->p->preamble(c, stdout);
+        else
+            osu_text_preamble(c, stdout);
+    }
+    long defects = 0;
+    size_t failed_size = 0;
+    for (int d = 0; d < st->o.ndtypes && !defects; d++) {
+        c->dtype = st->o.dtypes[d];
+        MPI_Type_size(c->dtype, &c->dtype_size);
+        table_start(st);
+        for (size_t s = st->o.min_size; s <= st->o.max_size && !defects; s = next_size(s)) {
+            if ((s && s / (size_t)c->dtype_size == 0) || already_done(st, s))
+                continue;
+            defects = one_size(st, s);
+            failed_size = s;
+        }
+    }
+    if (st->p->teardown)
+        st->p->teardown(c);
+    close_comm(st);
+    if (defects) {
+        if (c->rank == 0)
+            printf("DATA VALIDATION ERROR: %s exited with status 1 on message size %zu.\n",
+                   st->p->name, failed_size);
+        snprintf(msg, msglen, "%s: %ld defects in the data received at %zu bytes", st->p->name,
+                 defects, failed_size);
+        return EB_EXIT_FAILURE;
+    }
+    return EB_EXIT_OK;
+}
+
+static void osu_release(void *state)
+{
+    osu_state *st = state;
+    for (int i = 0; i < st->ndone; i++)
+        free(st->done_keys[i]);
+    free(st->done_keys);
+}
+
+static const eb_component_steps osu_steps = {
+    .component = "osu",
+    .options = osu_options_step,
+    .plan = osu_plan,
+    .record = osu_record,
+    .ready = osu_ready,
+    .measure = osu_measure,
+    .release = osu_release,
+};
+
+static int osu_main(const eb_component *self, int argc, char **argv)
+{
+    (void)self;
+    const char *prog = strrchr(argv[0], '/');
+    prog = prog ? prog + 1 : argv[0];
+    if (!strcmp(prog, "osu")) { /* effbench osu PROGRAM ... */
+        if (argc < 2 || !osu_find(argv[1])) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "osu: %s%s (effbench --list-json lists the programs)",
+                     argc < 2 ? "name a program, e.g. effbench osu osu_latency" : "no program ",
+                     argc < 2 ? "" : argv[1]);
+            eb_exit_all(EB_EXIT_USAGE, msg);
+        }
+        argc--, argv++;
+        prog = argv[0];
+    }
+    osu_state st = {.p = osu_find(prog)};
+    return eb_component_run(&osu_steps, &st, argc, argv);
+}
+
+static int osu_claims(const char *prog) { return osu_find(prog) != NULL; }
+
+static const eb_component osu_component = {
+    .name = "osu",
+    .summary = "the OSU Micro-Benchmarks 7.4 programs (osu_latency, osu_bw, osu_allreduce, ...)",
+    .order = 70,
+    .main = osu_main,
+    .claims = osu_claims,
+};
+
+EB_CONSTRUCTOR(register_osu)
+{
+    eb_register_component(&osu_component);
+}
