@@ -22,7 +22,8 @@ typedef struct {
     const osu_prog *p;
     osu_options o;
     osu_ctx c;
-    char **done_keys; /* --resume: rows the file holds */
+    double last_row_s; /* the previous row's time, for the guard's deadline */
+    char **done_keys;  /* --resume: rows the file holds */
     int ndone;
 #ifdef EB_HAVE_MPI_SESSION_INIT
     MPI_Session session;
@@ -208,8 +209,10 @@ static long one_size(osu_state *st, size_t bytes)
     c->lat = o->npercentiles ? eb_calloc((size_t)c->iterations, sizeof *c->lat) : NULL;
     char what[160];
     snprintf(what, sizeof what, "%s, %d processes, %zu bytes", st->p->name, c->size, bytes);
-    /* no time estimate before the first row: the guard's minimum deadline */
-    eb_guard_row(what, 0, c->comm);
+    /* the size doubles: about twice the last row (the first row: the guard's
+     * minimum deadline); the checked pass runs the iterations again */
+    eb_guard_row(what, 2 * st->last_row_s * (o->validate ? 2 : 1), c->comm);
+    double t0 = MPI_Wtime();
     osu_row row = empty_row(bytes, c->iterations);
     st->p->measure(c, &row);
     if (o->validate && st->p->check)
@@ -223,6 +226,7 @@ static long one_size(osu_state *st, size_t bytes)
         osu_json_row(c, &row);
     }
     eb_guard_row_end();
+    st->last_row_s = MPI_Wtime() - t0;
     free(c->lat);
     c->lat = NULL;
     return row.defects > 0 ? row.defects : 0;
