@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #define OSU_VERSION "7.4"
-#define OSU_FIELD_WIDTH 20
+#define OSU_FIELD_WIDTH 18 /* configure.ac sets 18 (osu_util.h falls back to 20) */
 #define OSU_FLOAT_PRECISION 2
 #define OSU_LARGE_MESSAGE_SIZE 8192 /* iterations_large / skip_large above this */
 #define OSU_MAX_PERCENTILES 5

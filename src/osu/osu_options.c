@@ -388,8 +388,13 @@ static int take_effbench_options(osu_options *o, int argc, char **argv, char *er
  * device or managed ones are refused. */
 static int buffer_args(int argc, char **argv, int first, char *err, size_t n)
 {
+    int buffer_type = argc > first && strlen(argv[first]) <= 2 && strchr("HDM", argv[first][0]);
+    if (argc > first && !buffer_type)
+        return eb_err(err, n, "unexpected argument '%s': OSU stops reading options there and "
+                      "ignores the rest (an optional value is attached: -z50,99, -clog)",
+                      argv[first]);
     if (argc - first != 0 && argc - first != 2)
-        return eb_err(err, n, "unexpected argument '%s' (buffer types come as a pair, e.g. H H)",
+        return eb_err(err, n, "buffer types come as a pair (e.g. H H), not '%s' alone",
                       argv[first]);
     for (int i = first; i < argc; i++) {
         if (!strcmp(argv[i], "H"))
