@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .records import ParsedRun
-from .simulate import simulation_label
+from .records import ParsedRun, simulation_label
 
 # Options that say how a run was written or followed, not what it measures.
 NOT_MEASURED = {"planned_rows", "json", "json_path", "resume", "protocol", "path", "keep",

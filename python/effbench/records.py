@@ -153,6 +153,21 @@ def new_run(component: str, tool: str, procs: int | None, **fields: Any) -> dict
     return run
 
 
+def simulation_label(run_record: dict[str, Any]) -> str | None:
+    """'simulated: torus:8x8x8,... (sequential placement)' for a simulated run, else None:
+    the one place that says whether and where a run was simulated (docs/simulation.md), for
+    list, report, compare and the web pages."""
+    if not run_record.get("simulated"):
+        return None
+    sim = run_record.get("simulation") or {}
+    params = sim.get("parameters") or {}
+    where = params.get("spec") or sim.get("platform") or "an unnamed platform"
+    if sim.get("platform") and sim["platform"] != where:
+        where = f"{sim['platform']} = {where}"
+    placement = f" ({sim['placement']} placement)" if sim.get("placement") else ""
+    return f"simulated: {where}{placement}"
+
+
 def new_result(component: str, benchmark: str, procs: int, nbytes: int, **fields: Any
                ) -> dict[str, Any]:
     """A `result` record with every core field present (null where the source has none)."""

@@ -16,9 +16,8 @@ from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, 
                          beff_analysis)
 from .heatmap import node_heatmaps, write_png
 from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
-from .records import ParsedRun, headline_time
+from .records import ParsedRun, headline_time, simulation_label
 from .report_history import OVERLAY_NOTE, HistorySection, overlay
-from .simulate import simulation_label
 
 IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
 # Trace names: b_eff's methods as its protocol labels them, b_eff_io's types with their number.

@@ -15,8 +15,7 @@ from typing import Any
 
 from sqlalchemy import Text, cast, func, select, tuple_
 
-from ..records import IDENTITY_DEFAULTS, IDENTITY_FIELDS
-from ..simulate import simulation_label
+from ..records import IDENTITY_DEFAULTS, IDENTITY_FIELDS, simulation_label
 from ..store.db import Store
 from ..store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
 
