@@ -7,6 +7,7 @@ there, the records docs/json-lines.md ("OSU records") describes, and what the te
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -21,7 +22,8 @@ from effbench.validate import record_problems
 DATA = Path(__file__).resolve().parent / "data"
 OSU = DATA / "osu"
 REAL = DATA / "samples" / "osu"
-OSU_SOURCE = Path("/work/osu-src/c/mpi")
+# OSU 7.4's source tree (not in this repository): $OSU_SRC, else where the issue's work put it
+OSU_SOURCE = Path(os.environ.get("OSU_SRC", "/work/osu-src")) / "c" / "mpi"
 
 # file -> (program(s), --procs needed, rows)
 FILES = {
