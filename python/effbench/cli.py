@@ -11,6 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from . import __version__, simulate
 from .importers import FORMATS, FormatError, parse_file
+from .importers.osu_programs import FAN_PROGRAMS
 from .records import ParsedRun, write_jsonl
 from .store.db import Store, StoreError, database_error
 
@@ -38,11 +39,13 @@ def load_ref(ref: str, db: str | None) -> tuple[ParsedRun, str]:
 
 
 def cmd_import(args) -> int:
+    if args.procs is not None and args.procs < 1:
+        return error(f"--procs {args.procs}: a process count is at least 1")
     status = EXIT_OK
     with Store(args.db) as store:
         for path in args.files:
             try:
-                parsed = parse_file(path, args.format)
+                parsed = parse_file(path, args.format, procs=args.procs, program=args.program)
                 # the store checks that its columns hold every value, naming the line
                 run_id, created = store.import_run(parsed, path=path)
             except FormatError as exc:
@@ -59,7 +62,9 @@ def cmd_import(args) -> int:
                      parsed.source_format]
             if parsed.skipped_lines:
                 notes.append(f"{parsed.skipped_lines} foreign or cut lines skipped")
-            if parsed.end is None:
+            if parsed.source_format == "osu":
+                notes.append("OSU text does not say whether the run finished")
+            elif parsed.end is None:
                 notes.append("incomplete: the run did not finish")
             print(f"{path}: {what} run {run_id} ({', '.join(notes)})")
     return status
@@ -95,9 +100,12 @@ def cmd_export(args) -> int:
 
 def cmd_compare(args) -> int:
     from .compare import compare_runs, print_comparison
-    from .comparable import describe, differences
+    from .comparable import describe, differences, methodology_refusal
     run_a, label_a = load_ref(args.run_a, args.db)
     run_b, label_b = load_ref(args.run_b, args.db)
+    refusal = methodology_refusal(run_a, run_b, label_a, label_b)
+    if refusal:
+        return error(refusal)
     diffs = differences(run_a, run_b)
     if diffs:  # before any ratio: what makes the runs differ
         print(f"{label_a} (A) and {label_b} (B) differ in:")
@@ -266,9 +274,14 @@ def build_parser() -> argparse.ArgumentParser:
 def _store_commands(sub) -> None:
     """import, list, export."""
     s = sub.add_parser("import", help="store runs from files (JSON Lines, IMB text, b_eff, "
-                       "b_eff_io, SKaMPI)")
+                       "b_eff_io, SKaMPI, OSU 7.4 text)")
     s.add_argument("files", nargs="+", metavar="FILE")
     s.add_argument("--format", choices=sorted(FORMATS), help="skip format detection")
+    s.add_argument("--procs", type=int, default=None, metavar="N",
+                   help="OSU text: the process count, which OSU prints only for osu_mbw_mr, "
+                   "osu_init and the two-process programs (collectives need it)")
+    s.add_argument("--program", default=None, choices=FAN_PROGRAMS,
+                   help="OSU text: which program printed osu_bw's title over 'Avg Latency(us)'")
     s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_import)
 

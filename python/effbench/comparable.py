@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .records import ParsedRun
-from .simulate import simulation_label
+from .records import ParsedRun, methodology, simulation_label
 
 # Options that say how a run was written or followed, not what it measures.
 NOT_MEASURED = {"planned_rows", "json", "json_path", "resume", "protocol", "path", "keep",
@@ -40,6 +39,10 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
     out = []
     if ra.get("component") != rb.get("component"):
         out.append(Difference("component", ra.get("component"), rb.get("component"), True))
+    if methodology(ra) != methodology(rb):
+        out.append(Difference("methodology", methodology(ra), methodology(rb), True))
+    if ra.get("program") != rb.get("program"):  # OSU: osu_latency is not osu_bw
+        out.append(Difference("program", ra.get("program"), rb.get("program"), True))
     oa, ob = ra.get("options") or {}, rb.get("options") or {}
     # options only an importer of another format lacks are not a difference
     if oa and ob:
@@ -67,6 +70,16 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
             continue  # a Slurm job's facts differ from job to job
         out.append(Difference(f"environment {key}", ea.get(key), eb.get(key), False))
     return out
+
+
+def methodology_refusal(a: ParsedRun, b: ParsedRun, label_a: str, label_b: str) -> str | None:
+    """Why runs of two methodologies are never compared, not even with --allow-different (an
+    OSU latency and an IMB t_avg are different figures), or None when they share one."""
+    ma, mb = methodology(a.run), methodology(b.run)
+    if ma == mb:
+        return None
+    return (f"{label_a} was measured with the {ma} methodology and {label_b} with {mb}: their "
+            "numbers are different figures (loop, timing, units), never compared row by row")
 
 
 def describe(diffs: list[Difference]) -> list[str]:

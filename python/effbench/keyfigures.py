@@ -1,6 +1,7 @@
 """A machine's key figures (docs/results.md, "History"): the few numbers a dashboard follows
-over time — b_eff, b_eff_io, ping-pong latency and bandwidth, Allreduce at 8 B and 1 MiB —
-each taken from a run's summary or from its rows, whichever the run has.
+over time — b_eff, b_eff_io, ping-pong latency and bandwidth, Allreduce at 8 B and 1 MiB, and
+OSU's own osu_latency, osu_bw and osu_allreduce — each taken from a run's summary or from its
+rows, whichever the run has.
 
 Bandwidths are in MB/s = 10^6 bytes/s, as b_eff and b_eff_io write them; the ping-pong
 bandwidth of an IMB PingPong row is bytes / t (t: half the round trip, IMB's time), so that an
@@ -36,7 +37,20 @@ PINGPONG_LATENCY = KeyFigure("ping-pong latency", "usec", "time")
 PINGPONG_BANDWIDTH = KeyFigure("ping-pong bandwidth", "MB/s", "bandwidth")
 ALLREDUCE_8 = KeyFigure("Allreduce 8 B", "usec", "time")
 ALLREDUCE_1M = KeyFigure("Allreduce 1 MiB", "usec", "time")
-KEY_FIGURES = (B_EFF, B_EFF_IO, PINGPONG_LATENCY, PINGPONG_BANDWIDTH, ALLREDUCE_8, ALLREDUCE_1M)
+# OSU's figures are its own (methodology osu-*): never the ping-pong's or IMB's Allreduce's.
+OSU_LATENCY_8 = KeyFigure("osu_latency 8 B", "usec", "time")
+OSU_BW_4M = KeyFigure("osu_bw 4 MiB", "MB/s", "bandwidth")
+OSU_ALLREDUCE_8 = KeyFigure("osu_allreduce 8 B", "usec", "time")
+OSU_ALLREDUCE_1M = KeyFigure("osu_allreduce 1 MiB", "usec", "time")
+# Shown only where measured: a machine that never ran OSU is not told it lacks OSU's figures.
+OSU_FIGURES = (OSU_LATENCY_8, OSU_BW_4M, OSU_ALLREDUCE_8, OSU_ALLREDUCE_1M)
+KEY_FIGURES = (B_EFF, B_EFF_IO, PINGPONG_LATENCY, PINGPONG_BANDWIDTH, ALLREDUCE_8, ALLREDUCE_1M,
+               *OSU_FIGURES)
+# (figure, program, bytes, field) of the OSU rows: OSU's defaults (MPI_CHAR, host buffers)
+OSU_ROWS = ((OSU_LATENCY_8, "osu_latency", 8, "t_avg_us"),
+            (OSU_BW_4M, "osu_bw", 4 << 20, "mb_per_s"),
+            (OSU_ALLREDUCE_8, "osu_allreduce", 8, "t_avg_us"),
+            (OSU_ALLREDUCE_1M, "osu_allreduce", 1 << 20, "t_avg_us"))
 # IMB's rows for the figures: the plain mpi1 tables (no -multi groups, no mode)
 ROW_COMPONENT = "mpi1"
 
@@ -79,6 +93,16 @@ def _allreduce(run: ParsedRun, figure: KeyFigure, nbytes: int) -> KeyValue | Non
                     f"mpi1 Allreduce, {nbytes} bytes, {widest['procs']} processes")
 
 
+def _osu(run: ParsedRun, figure: KeyFigure, program: str, nbytes: int, field: str
+         ) -> KeyValue | None:
+    for r in run.results:
+        if (r["component"] == "osu" and r["benchmark"] == program and r["bytes"] == nbytes
+                and r.get("datatype") in (None, "MPI_CHAR") and not r.get("accelerator")
+                and r.get(field) is not None and r[field] > 0):
+            return KeyValue(figure, r[field], f"{program}, {nbytes} bytes")
+    return None
+
+
 def key_values(run: ParsedRun) -> dict[str, KeyValue]:
     """The key figures RUN has, by name in the order of KEY_FIGURES. A run's own rows come
     first (an IMB run), else its summary (b_eff writes ping-pong figures too)."""
@@ -91,5 +115,6 @@ def key_values(run: ParsedRun) -> dict[str, KeyValue]:
         bandwidth or _summary(run, PINGPONG_BANDWIDTH, ("pingpong_bw_mb_per_s",)),
         _allreduce(run, ALLREDUCE_8, 8),
         _allreduce(run, ALLREDUCE_1M, 1 << 20),
+        *(_osu(run, *row) for row in OSU_ROWS),
     ]
     return {kv.figure.name: kv for kv in found if kv is not None}

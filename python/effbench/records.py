@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = 1
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes")
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu")
+# Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
+# processes, the units): the record's "methodology" where it says (OSU's records: "osu-7.4"),
+# else its component's classic one. Rows of different methodologies never measure the same
+# thing: an OSU latency is not an IMB t_avg (docs/json-lines.md, "OSU records").
+DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma")},
+                       "beff": "beff-3.6", "beff_io": "beff_io-2.1", "skampi": "skampi-5",
+                       "nodes": "effbench-nodes", "osu": "osu-7.4"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -25,6 +32,11 @@ RESULT_OPTIONAL = ("group", "mode", "mbytes_per_s", "defects")
 # A row's headline time, first found: the average over the processes, else the maximum (IMB's
 # single-time tables print only that; their rows have no t_avg_us).
 TIME_FIELDS = ("t_avg_us", "t_max_us")
+
+
+def methodology(rec: dict[str, Any]) -> str | None:
+    """The methodology of a `run` or `result` record (DEFAULT_METHODOLOGY)."""
+    return rec.get("methodology") or DEFAULT_METHODOLOGY.get(rec.get("component"))
 
 
 def headline_time(rec: dict[str, Any]) -> float | None:
@@ -153,6 +165,21 @@ def new_run(component: str, tool: str, procs: int | None, **fields: Any) -> dict
     return run
 
 
+def simulation_label(run_record: dict[str, Any]) -> str | None:
+    """'simulated: torus:8x8x8,... (sequential placement)' for a simulated run, else None:
+    the one place that says whether and where a run was simulated (docs/simulation.md), for
+    list, report, compare and the web pages."""
+    if not run_record.get("simulated"):
+        return None
+    sim = run_record.get("simulation") or {}
+    params = sim.get("parameters") or {}
+    where = params.get("spec") or sim.get("platform") or "an unnamed platform"
+    if sim.get("platform") and sim["platform"] != where:
+        where = f"{sim['platform']} = {where}"
+    placement = f" ({sim['placement']} placement)" if sim.get("placement") else ""
+    return f"simulated: {where}{placement}"
+
+
 def new_result(component: str, benchmark: str, procs: int, nbytes: int, **fields: Any
                ) -> dict[str, Any]:
     """A `result` record with every core field present (null where the source has none)."""
@@ -179,6 +206,9 @@ IDENTITY_FIELDS = {
     "beff_io": ("level", "access", "pattern_type", "pattern"),
     "skampi": ("chunks",),
     "nodes": ("node_a", "node_b"),  # the pair of nodes
+    # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records")
+    "osu": ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
+            "receiver_processes", "accelerator", "buffers"),
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.
@@ -189,4 +219,5 @@ def identity_key(rec: dict[str, Any]) -> tuple:
     """What makes two result rows "the same measurement" in two runs (for compare/report)."""
     return (tuple(rec.get(k) for k in IDENTITY_CORE)
             + tuple(rec.get(k, IDENTITY_DEFAULTS.get(k))
-                    for k in IDENTITY_FIELDS.get(rec["component"], ())))
+                    for k in IDENTITY_FIELDS.get(rec["component"], ()))
+            + (methodology(rec),))

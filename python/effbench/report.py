@@ -16,9 +16,8 @@ from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, 
                          beff_analysis)
 from .heatmap import node_heatmaps, write_png
 from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
-from .records import ParsedRun, headline_time
+from .records import IDENTITY_FIELDS, ParsedRun, headline_time, simulation_label
 from .report_history import OVERLAY_NOTE, HistorySection, overlay
-from .simulate import simulation_label
 
 IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
 # Trace names: b_eff's methods as its protocol labels them, b_eff_io's types with their number.
@@ -109,6 +108,35 @@ def collective_procs_figures(label: str, run: ParsedRun) -> list[Figure]:
                                       [headline_time(r) for r in srows]))
         title = f"{bench} over process count" + (f" ({mode})" if mode else "")
         figures.append(Figure("procs", title, label, bench, [panel]))
+    return figures
+
+
+def osu_figures(label: str, run: ParsedRun) -> list[Figure]:
+    """OSU programs: latency (t_avg_us) and bandwidth (mb_per_s, 10^6 bytes/s: OSU's MB/s, not
+    IMB's Mbytes/sec) over the message size, one trace per process count and naming field
+    (datatype, window, synchronisation, window size); rows without a size in a note."""
+    figures = []
+    rows = [r for r in run.results if r["component"] == "osu"]
+    for (bench,), brows in _by(rows, "benchmark").items():
+        time_panel = Panel("time", "message size [bytes]", "latency [usec]")
+        bw_panel = Panel("bandwidth", "message size [bytes]", "bandwidth [MB/s = 10^6 bytes/s]")
+        naming = [k for k in IDENTITY_FIELDS["osu"] if any(r.get(k) is not None for r in brows)]
+        for key, srows in _by([r for r in brows if r["bytes"] > 0], "procs", *naming).items():
+            srows = sorted(srows, key=lambda r: r["bytes"])
+            name = " ".join([f"{key[0]} procs"] + [f"{k}={v}" for k, v in zip(naming, key[1:])
+                                                   if v is not None])
+            for panel, field in ((time_panel, "t_avg_us"), (bw_panel, "mb_per_s")):
+                got = [r for r in srows if r.get(field) is not None]
+                if got:
+                    panel.traces.append(Trace(name, [r["bytes"] for r in got],
+                                              [r[field] for r in got]))
+        zero = [r for r in brows if r["bytes"] == 0 and r.get("t_avg_us") is not None]
+        note = "no message size: " + ", ".join(f"{r['procs']} procs {_fmt(r['t_avg_us'])} usec"
+                                               for r in zero) if zero else ""
+        panels = [p for p in (time_panel, bw_panel) if p.traces]
+        if panels or note:
+            figures.append(Figure("benchmark", f"{bench} (OSU)", label, bench,
+                                  panels or [time_panel], note))
     return figures
 
 
@@ -211,7 +239,7 @@ def comparison_figures(label: str, run: ParsedRun) -> list[Figure]:
 
 def build_figures(label: str, run: ParsedRun) -> list[Figure]:
     return (benchmark_figures(label, run) + collective_procs_figures(label, run)
-            + beff_figures(label, run) + beff_io_figures(label, run)
+            + osu_figures(label, run) + beff_figures(label, run) + beff_io_figures(label, run)
             + comparison_figures(label, run))
 
 
@@ -225,7 +253,9 @@ def _run_header(label: str, run: ParsedRun) -> str:
     r = run.run
     uname = r.get("uname") or {}
     facts = [("tool", f"{r.get('tool')} {r.get('version') or ''}"),
-             ("component", r.get("component")), ("processes", r.get("procs")),
+             ("component", r.get("component")),
+             ("program", r.get("program") or ", ".join(r.get("programs") or [])),
+             ("methodology", r.get("methodology")), ("processes", r.get("procs")),
              ("start", r.get("start")), ("machine", " ".join(
                  str(uname.get(k)) for k in ("sysname", "nodename", "release", "machine")
                  if uname.get(k))),

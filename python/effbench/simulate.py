@@ -1,7 +1,6 @@
 """Simulated runs (docs/simulation.md): `effbench-results simulate` runs effbench under
-SimGrid's SMPI through scripts/simulate and stores the run; `simulation_label` is the one
-place that says whether and where a stored run was simulated, for list, report, compare and
-the web pages."""
+SimGrid's SMPI through scripts/simulate and stores the run (marked as simulated: see
+effbench.records.simulation_label)."""
 from __future__ import annotations
 
 import argparse
@@ -9,23 +8,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+
+from .records import simulation_label
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "simulate"
-
-
-def simulation_label(run_record: dict[str, Any]) -> str | None:
-    """'simulated: torus:8x8x8,... (sequential placement)' for a simulated run, else None."""
-    if not run_record.get("simulated"):
-        return None
-    sim = run_record.get("simulation") or {}
-    params = sim.get("parameters") or {}
-    where = params.get("spec") or sim.get("platform") or "an unnamed platform"
-    if sim.get("platform") and sim["platform"] != where:
-        where = f"{sim['platform']} = {where}"
-    placement = f" ({sim['placement']} placement)" if sim.get("placement") else ""
-    return f"simulated: {where}{placement}"
 
 
 def add_parser(sub, db_help: str) -> None:

@@ -29,8 +29,8 @@ pytestmark = pytest.mark.invalid_records
 
 DATA = Path(__file__).resolve().parent / "data"
 SOURCES = sorted(p for p in (DATA / "samples").rglob("*") if p.suffix in
-                 (".txt", ".sko", ".sum", ".short", ".prot")) + \
-    sorted((DATA / "effbench").glob("*.jsonl"))
+                 (".txt", ".sko", ".sum", ".short", ".prot", ".out")) + \
+    sorted((DATA / "effbench").glob("*.jsonl")) + sorted((DATA / "osu").glob("*.out"))
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ODD_VALUES = ["-1", "-0.5", "1e308", "1e999", "nan", "inf", "-inf", "0", "", "x", "99999999999",
               "3.5", "-", "null", '"s"', "[]", "{}"]

@@ -33,7 +33,11 @@ Abort(1) on node 3 (rank 3 in comm 0): application called MPI_Abort(MPI_COMM_WOR
 SAMPLES = [("imb/mpi1_np2_p2p.txt", True), ("imb/rma_np2.txt", True),
            ("imb/nbc_np2_iallreduce.txt", True), ("imb/mpi1_np4_coll_run2.txt", True),
            ("skampi/pt2pt_np2.sko", True), ("skampi/coll_np2.sko", True),
-           ("beff/b_eff_np4.short", False), ("beff_io/b_eff_io_np2.prot", False)]
+           ("beff/b_eff_np4.short", False), ("beff_io/b_eff_io_np2.prot", False),
+           # OSU 7.4 text as its printing code writes it (tests/python/data/osu/)
+           ("../osu/osu_latency_c_z.out", True), ("../osu/osu_pt2pt_job.out", True),
+           ("../osu/osu_mbw_mr_V.out", True), ("../osu/osu_put_bw_z.out", True),
+           ("../osu/osu_latency_mp.out", True)]
 
 
 def interleave(lines, rng):

@@ -1,5 +1,5 @@
-"""The package as a whole (issue 23): no module-level import cycle among python/effbench's
-modules, no file over 500 lines and no function over 100."""
+"""The package as a whole (issues 23 and 30): no import cycle among python/effbench's modules,
+counting imports inside functions, no file over 500 lines and no function over 100."""
 
 import ast
 from pathlib import Path
@@ -80,6 +80,12 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_cycle_finder_finds_cycles():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"a"}}) == ["a", "a"]
+    # the shape issue 30 found: a long cycle entered from a module outside it
+    graph = {"cli": {"comparable"}, "comparable": {"simulate"}, "simulate": {"launcher"},
+             "launcher": {"report"}, "report": {"history"}, "history": {"comparable"}}
+    assert find_cycle(graph) == ["comparable", "simulate", "launcher", "report", "history",
+                                 "comparable"]
     assert find_cycle({"a": {"b"}, "b": set(), "c": {"a", "b"}}) is None
 
 
@@ -93,7 +99,17 @@ def test_the_graph_sees_relative_and_package_imports():
     assert "effbench.store.models" in graph["effbench.migrations.env"]
 
 
+def test_the_graph_sees_imports_inside_functions():
+    """cli imports compare only inside cmd_compare: an edge with in_functions, none without."""
+    assert "effbench.compare" not in import_graph()["effbench.cli"]
+    assert "effbench.compare" in import_graph(in_functions=True)["effbench.cli"]
+
+
 def test_no_import_cycle():
+    """Not even through an import inside a function: such an import only defers the cycle
+    (comparable -> simulate -> launcher -> report -> report_history -> history -> comparable
+    hid there until simulation_label moved to records, issue 30)."""
+    assert find_cycle(import_graph(in_functions=True)) is None
     assert find_cycle(import_graph()) is None
 
 
@@ -103,7 +119,7 @@ def test_parsing_does_not_depend_on_the_store():
     graph = import_graph(in_functions=True)
     parsing = [m for m in graph if m in ("effbench.records", "effbench.validate")
                or m.startswith("effbench.importers")]
-    assert len(parsing) == 9
+    assert len(parsing) == 11  # records, validate and 9 modules of importers/
     assert {m: sorted(t for t in graph[m] if t.startswith("effbench.store"))
             for m in parsing} == {m: [] for m in parsing}
 

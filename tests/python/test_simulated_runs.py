@@ -7,7 +7,7 @@ import pytest
 from effbench.cli import main
 from effbench.comparable import differences
 from effbench.importers import parse_file
-from effbench.simulate import simulation_label
+from effbench.records import simulation_label
 from effbench.store.db import Store
 from web_helpers import run_records
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..validate import record_problems
@@ -10,6 +11,7 @@ from .beff import parse_beff
 from .beff_io import parse_beff_io
 from .imb_text import parse_imb_text
 from .jsonl import parse_jsonl
+from .osu_text import parse_osu_text
 from .skampi import parse_skampi
 
 FORMATS = {
@@ -18,7 +20,10 @@ FORMATS = {
     "beff": parse_beff,
     "beff_io": parse_beff_io,
     "skampi": parse_skampi,
+    "osu": parse_osu_text,
 }
+# What an importer cannot read from its format, given on the command line (`import --procs`).
+HINTS = {"osu": ("procs", "program")}
 
 
 def detect_format(path: str | Path) -> str:
@@ -38,18 +43,26 @@ def detect_format(path: str | Path) -> str:
         return "beff"
     if "SKaMPI Version" in head:
         return "skampi"
+    if re.search(r"^# OSU MPI", head, re.M):
+        return "osu"
     if ("MPI Benchmark" in head or "effbench" in head) and " part" in head:
         return "imb"
     raise FormatError(path, 1, "unknown format (not effbench JSON Lines, IMB text, b_eff, "
-                      "b_eff_io or SKaMPI output)")
+                      "b_eff_io, SKaMPI or OSU 7.4 output)")
 
 
-def parse_file(path: str | Path, fmt: str | None = None) -> ParsedRun:
+def parse_file(path: str | Path, fmt: str | None = None, **hints) -> ParsedRun:
+    """HINTS (procs=, program=): what OSU text does not say; None means not given."""
     fmt = fmt or detect_format(path)
     if fmt not in FORMATS:
         raise FormatError(path, None, f"unknown format '{fmt}' (one of {', '.join(FORMATS)})")
+    hints = {k: v for k, v in hints.items() if v is not None}
+    foreign = sorted(set(hints) - set(HINTS.get(fmt, ())))
+    if foreign:
+        raise FormatError(path, None, f"--{foreign[0]} is for OSU text only, and this file is "
+                          f"{fmt}")
     try:
-        parsed = FORMATS[fmt](path)
+        parsed = FORMATS[fmt](path, **hints)
     except OSError as exc:
         raise FormatError(path, None, f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
@@ -77,4 +90,4 @@ def check_records(parsed: ParsedRun, path: str | Path) -> None:
         raise FormatError(path, line, f"{rec['type']} record: {problems[0]}")
 
 
-__all__ = ["FORMATS", "FormatError", "ParsedRun", "detect_format", "parse_file"]
+__all__ = ["FORMATS", "HINTS", "FormatError", "ParsedRun", "detect_format", "parse_file"]

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException
 
 from ..history import MAX_PLOTTED, Trend, machine_series, run_series, trends
-from ..keyfigures import KEY_FIGURES
+from ..keyfigures import KEY_FIGURES, OSU_FIGURES
 from ..plotfig import plotly_spec
 from ..report_history import band_rule, trend_figure
 from ..store.db import StoreError
@@ -75,6 +75,8 @@ def dashboard_data(store, machine: str, band_runs: int) -> dict:
     for figure in KEY_FIGURES:
         entries = [(label, t) for label, ts in per_series for t in ts
                    if t.name == figure.name and t.points]
+        if not entries and figure in OSU_FIGURES:
+            continue
         plot = None
         if entries:
             plot = plotly_spec(trend_figure(f"{figure.name} on {machine}", machine, entries,

@@ -15,8 +15,7 @@ from typing import Any
 
 from sqlalchemy import Text, cast, func, select, tuple_
 
-from ..records import IDENTITY_DEFAULTS, IDENTITY_FIELDS
-from ..simulate import simulation_label
+from ..records import IDENTITY_DEFAULTS, IDENTITY_FIELDS, simulation_label
 from ..store.db import Store
 from ..store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
 
@@ -27,7 +26,9 @@ X_FIELDS = {"bytes": "message size [bytes]", "procs": "processes",
             "chunks": "chunks (SKaMPI master-worker)"}
 Y_FIELDS = {"t_avg_us": "t_avg [usec]", "t_min_us": "t_min [usec]", "t_max_us": "t_max [usec]",
             "mbytes_per_s": "Mbytes/sec", "b_mb_per_s": "b_eff bandwidth [MB/s, accumulated]",
-            "mb_per_s": "b_eff_io bandwidth [MB/s]"}
+            "mb_per_s": "bandwidth [MB/s = 10^6 bytes/s] (b_eff_io, OSU)",
+            "messages_per_s": "messages/s (OSU osu_mbw_mr)",
+            "overall_us": "overall [usec] (OSU non-blocking)"}
 # The headline number of a selection when the URL does not name one: a time if there is one
 # (t_max_us: IMB text tables with one time column print only the maximum).
 Y_DEFAULT_ORDER = ("t_avg_us", "t_max_us", "b_mb_per_s", "mb_per_s", "mbytes_per_s")
