@@ -1,49 +1,28 @@
-/* OSU's blocking collectives: each iteration times one call and ends with a
- * barrier outside the timing; a rank's latency is its average, the row
- * OSU's average over ranks with min and max (-f).  The checked pass runs the
- * call again with each iteration's data and verifies every element. */
-#include "osu/osu.h"
+/* OSU's blocking collectives: each iteration times one call, with a barrier
+ * outside the timing (after it; before it for osu_reduce; none for
+ * osu_barrier); a rank's latency is its average, the row OSU's average over
+ * ranks with min and max (-f).  The checked pass runs the call again with
+ * each iteration's data and verifies every byte or element (osu_coll_check.c). */
+#include "osu/osu_coll.h"
 
-#include "core/buffers.h"
-#include "core/error.h"
 #include "core/registry.h"
 
-#include <stdlib.h>
-
-typedef struct {
-    char *s, *r;
-} coll_bufs;
-
-/* Buffers for the largest size (times the process count where the call
- * gathers or scatters). */
-static int coll_setup(osu_ctx *c, char *err, size_t n)
+double coll_timed(osu_ctx *c, const coll_loop *loop)
 {
-    (void)err, (void)n;
-    coll_bufs *b = eb_calloc(1, sizeof *b);
-    b->s = osu_alloc(c->o->max_size);
-    b->r = osu_alloc(c->o->max_size);
-    c->priv = b;
-    return 0;
-}
-
-static void coll_teardown(osu_ctx *c)
-{
-    coll_bufs *b = c->priv;
-    free(b->s);
-    free(b->r);
-    free(b);
-}
-
-/* OSU's loop around one call: the rank's average time per call in us. */
-static double timed_calls(osu_ctx *c, void (*call)(osu_ctx *c))
-{
+    const coll_prog *cp = coll_prog_of(c);
     double timer = 0;
-    MPI_Barrier(c->comm);
-    for (long i = 0; i < c->skip + c->iterations; i++) {
-        double t0 = MPI_Wtime();
-        call(c);
-        double t = MPI_Wtime() - t0;
+    if (cp->pre_barrier)
         MPI_Barrier(c->comm);
+    for (long i = 0; i < c->skip + c->iterations; i++) {
+        if (loop->prepare)
+            loop->prepare(c, i);
+        if (cp->sync == SYNC_BEFORE)
+            MPI_Barrier(c->comm);
+        double t0 = MPI_Wtime();
+        loop->run(c);
+        double t = MPI_Wtime() - t0;
+        if (cp->sync == SYNC_AFTER)
+            MPI_Barrier(c->comm);
         if (i < c->skip)
             continue;
         timer += t;
@@ -53,89 +32,108 @@ static double timed_calls(osu_ctx *c, void (*call)(osu_ctx *c))
     return timer * 1e6 / (double)c->iterations;
 }
 
-/* ---- osu_allreduce --------------------------------------------------- */
-
-static void allreduce_call(osu_ctx *c)
+void coll_row(osu_ctx *c, double t_us, osu_row *row)
 {
-    coll_bufs *b = c->priv;
-    MPI_Allreduce(c->o->in_place ? MPI_IN_PLACE : b->s, b->r, (int)c->count, c->dtype, MPI_SUM,
-                  c->comm);
-}
-
-static void allreduce_measure(osu_ctx *c, osu_row *row)
-{
-    osu_reduce_times(c, timed_calls(c, allreduce_call), row);
+    osu_reduce_times(c, t_us, row);
     osu_percentiles(c, 1, row);
 }
 
-/* Element k of rank r's data in iteration i: small integers, so the sum over
- * the ranks is exact in every -T type. */
-static int element(int r, long i, size_t k) { return (int)((r + i + (long)k) % 5); }
+/* ---- the blocking call ---------------------------------------------------- */
 
-static void fill_elements(void *p, MPI_Datatype t, size_t count, int r, long i)
+static void prepare_call(osu_ctx *c, long i) { coll_args_for(c, coll_root(c, i)); }
+
+static void run_call(osu_ctx *c)
 {
-    for (size_t k = 0; k < count; k++) {
-        int v = element(r, i, k);
-        if (t == MPI_INT)
-            ((int *)p)[k] = v;
-        else if (t == MPI_FLOAT)
-            ((float *)p)[k] = (float)v;
-        else
-            ((signed char *)p)[k] = (signed char)v;
-    }
+    const coll_state *st = c->priv;
+    coll_call_of(coll_prog_of(c)->kind)->call(&st->a, c->comm);
 }
 
-static long check_sum(const void *p, MPI_Datatype t, size_t count, int np, long i)
+static void blocking_measure(osu_ctx *c, osu_row *row)
 {
-    long bad = 0;
-    for (size_t k = 0; k < count; k++) {
-        long want = 0;
-        for (int r = 0; r < np; r++)
-            want += element(r, i, k);
-        double got = t == MPI_INT     ? ((const int *)p)[k]
-                     : t == MPI_FLOAT ? ((const float *)p)[k]
-                                      : ((const signed char *)p)[k];
-        bad += got != (double)(signed char)want && t == MPI_CHAR ? 1
-               : t != MPI_CHAR && got != (double)want           ? 1
-                                                                : 0;
-    }
-    return bad;
+    static const coll_loop loop = {prepare_call, run_call};
+    coll_layout(c);
+    coll_row(c, coll_timed(c, &loop), row);
 }
 
-static long allreduce_check(osu_ctx *c)
+static long blocking_check(osu_ctx *c)
 {
-    coll_bufs *b = c->priv;
     long defects = 0;
+    coll_layout(c);
     for (long i = 0; i < c->iterations; i++) {
-        fill_elements(c->o->in_place ? b->r : b->s, c->dtype, c->count, c->rank, i);
-        if (!c->o->in_place)
-            eb_poison(b->r, c->bytes);
+        prepare_call(c, i);
+        coll_fill(c, i);
         MPI_Barrier(c->comm);
-        allreduce_call(c);
-        defects += check_sum(b->r, c->dtype, c->count, c->size, i);
+        run_call(c);
+        defects += coll_verify(c, i);
     }
     return defects;
 }
 
-static const osu_prog osu_allreduce = {
-    .name = "osu_allreduce",
-    .title = "OSU MPI%s Allreduce Latency Test",
-    .bench = OSU_COLLECTIVE,
-    .row = OSU_ROW_LATENCY,
-    .optstring = "+:hvfm:i:x:M:a:c::u:G:P:T:Ilz::",
-    .loops = {1000, 100, 100, 10},
-    .default_min_size = 1,
-    .min_procs = 2,
-    .datatype_lines = 1,
-    .reduction = 1,
-    .mem_limit = 1,
-    .setup = coll_setup,
-    .measure = allreduce_measure,
-    .check = allreduce_check,
-    .teardown = coll_teardown,
+/* ---- the programs ------------------------------------------------------------ */
+
+#define BLOCKING COLL_PROG_COMMON, .measure = blocking_measure, .datatype_lines = 1, \
+    .check = blocking_check
+#define MOVES BLOCKING, .mem_limit = 2   /* -M: OSU limits max size * processes */
+#define REDUCES BLOCKING, .mem_limit = 1, .reduction = 1
+
+static const coll_prog PROGS[] = {
+    {.prog = {.name = "osu_allgather", .title = "OSU MPI%s Allgather Latency Test",
+              .optstring = COLL_OPT_ALLTOALL, MOVES},
+     .kind = COLL_ALLGATHER, .pre_barrier = 1},
+    {.prog = {.name = "osu_allgatherv", .title = "OSU MPI%s Allgatherv Latency Test",
+              .optstring = COLL_OPT_ALLTOALL, MOVES},
+     .kind = COLL_ALLGATHERV, .pre_barrier = 1},
+    {.prog = {.name = "osu_allreduce", .title = "OSU MPI%s Allreduce Latency Test",
+              .optstring = COLL_OPT_ALLREDUCE, REDUCES},
+     .kind = COLL_ALLREDUCE, .pre_barrier = 1},
+    {.prog = {.name = "osu_alltoall",
+              .title = "OSU MPI%s All-to-All Personalized Exchange Latency Test",
+              .optstring = COLL_OPT_ALLTOALL, MOVES},
+     .kind = COLL_ALLTOALL, .pre_barrier = 1},
+    {.prog = {.name = "osu_alltoallv",
+              .title = "OSU MPI%s All-to-Allv Personalized Exchange Latency Test",
+              .optstring = COLL_OPT_ALLTOALL, MOVES},
+     .kind = COLL_ALLTOALLV, .pre_barrier = 1},
+    {.prog = {.name = "osu_alltoallw",
+              .title = "OSU MPI%s All-to-Allw Personalized Exchange Latency Test",
+              .optstring = COLL_OPT_ALLTOALL, MOVES},
+     .kind = COLL_ALLTOALLW, .pre_barrier = 1},
+    /* one row without a size; nothing to check; no barrier besides the timed one */
+    {.prog = {.name = "osu_barrier", .title = "OSU MPI%s Barrier Latency Test",
+              .optstring = COLL_OPT_BARRIER, COLL_PROG_COMMON, .measure = blocking_measure,
+              .no_size = 1},
+     .kind = COLL_BARRIER, .sync = SYNC_NONE},
+    /* OSU's broadcast has no barrier before the iterations; its root is 0 */
+    {.prog = {.name = "osu_bcast", .title = "OSU MPI%s Broadcast Latency Test",
+              .optstring = COLL_OPT_BCAST, BLOCKING, .mem_limit = 1},
+     .kind = COLL_BCAST},
+    {.prog = {.name = "osu_gather", .title = "OSU MPI%s Gather Latency Test",
+              .optstring = COLL_OPT_ROOTED_MOVE, MOVES},
+     .kind = COLL_GATHER, .pre_barrier = 1},
+    {.prog = {.name = "osu_gatherv", .title = "OSU MPI%s Gatherv Latency Test",
+              .optstring = COLL_OPT_ROOTED_MOVE, MOVES},
+     .kind = COLL_GATHERV, .pre_barrier = 1},
+    /* OSU's reduce synchronises before each call, not after */
+    {.prog = {.name = "osu_reduce", .title = "OSU MPI%s Reduce Latency Test",
+              .optstring = COLL_OPT_REDUCE, REDUCES},
+     .kind = COLL_REDUCE, .pre_barrier = 1, .sync = SYNC_BEFORE},
+    {.prog = {.name = "osu_reduce_scatter", .title = "OSU MPI%s Reduce_scatter Latency Test",
+              .optstring = COLL_OPT_ALLREDUCE, REDUCES},
+     .kind = COLL_REDUCE_SCATTER, .pre_barrier = 1},
+    {.prog = {.name = "osu_reduce_scatter_block",
+              .title = "OSU MPI%s Reduce_scatter_block Latency Test",
+              .optstring = COLL_OPT_ALLREDUCE, REDUCES},
+     .kind = COLL_REDUCE_SCATTER_BLOCK, .pre_barrier = 1},
+    {.prog = {.name = "osu_scatter", .title = "OSU MPI%s Scatter Latency Test",
+              .optstring = COLL_OPT_ROOTED_MOVE, MOVES},
+     .kind = COLL_SCATTER, .pre_barrier = 1},
+    {.prog = {.name = "osu_scatterv", .title = "OSU MPI%s Scatterv Latency Test",
+              .optstring = COLL_OPT_ROOTED_MOVE, MOVES},
+     .kind = COLL_SCATTERV, .pre_barrier = 1},
 };
 
 EB_CONSTRUCTOR(register_osu_coll)
 {
-    osu_register(&osu_allreduce);
+    for (size_t i = 0; i < sizeof PROGS / sizeof *PROGS; i++)
+        osu_register(&PROGS[i].prog);
 }

@@ -102,8 +102,10 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
 /* The sizes OSU measures: min, doubling (from 0 to 1), up to max. */
 static size_t next_size(size_t s) { return s ? 2 * s : 1; }
 
-static long planned_rows(const osu_options *o)
+static long planned_rows(const osu_prog *p, const osu_options *o)
 {
+    if (p->no_size)
+        return 1;
     long rows = 0;
     for (int d = 0; d < o->ndtypes; d++) {
         int ts;
@@ -118,7 +120,7 @@ static void osu_plan(void *state, eb_run *run)
 {
     osu_state *st = state;
     (void)run;
-    eb_guard_plan_rows(st->p->bench == OSU_STARTUP ? 1 : planned_rows(&st->o));
+    eb_guard_plan_rows(st->p->bench == OSU_STARTUP ? 1 : planned_rows(st->p, &st->o));
 }
 
 static void osu_record(void *state, eb_run *run)
@@ -271,7 +273,9 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
         c->dtype = st->o.dtypes[d];
         MPI_Type_size(c->dtype, &c->dtype_size);
         table_start(st);
-        for (size_t s = st->o.min_size; s <= st->o.max_size && !defects; s = next_size(s)) {
+        /* the barriers: one row, no size (0) */
+        size_t lo = st->p->no_size ? 0 : st->o.min_size, hi = st->p->no_size ? 0 : st->o.max_size;
+        for (size_t s = lo; s <= hi && !defects; s = next_size(s)) {
             if ((s && s / (size_t)c->dtype_size == 0) || already_done(st, s))
                 continue;
             defects = one_size(st, s);

@@ -1,0 +1,136 @@
+/* The checked pass's data for OSU's collectives (not OSU's in-loop
+ * validation: the timed loop stays as OSU's, and this pass reruns the call
+ * with each iteration's data and verifies every byte or element).
+ *
+ * Moved data: each block carries the pattern (core/buffers.h) of its sender
+ * and, for personalised calls (scatter, all-to-all), of its receiver too, so
+ * a block delivered to the wrong rank or slot is a defect; iteration i's
+ * pattern differs from i-1's, so a stale buffer is one too.  Reductions:
+ * small integers whose sums are exact in every -T type. */
+#include "osu/osu_coll.h"
+
+#include "core/buffers.h"
+
+/* The pattern of a block from `from` to `to` (np ranks). */
+static int block_id(coll_flow flow, int from, int to, int np)
+{
+    return flow == FLOW_SCATTER || flow == FLOW_ALLTOALL ? from * np + to : from;
+}
+
+/* Element k of rank r's data in iteration i. */
+static int element(int r, long i, size_t k) { return (int)((r + i + (long)k) % 5); }
+
+static void fill_elements(void *p, MPI_Datatype t, size_t count, int r, long i)
+{
+    for (size_t k = 0; k < count; k++) {
+        int v = element(r, i, k);
+        if (t == MPI_INT)
+            ((int *)p)[k] = v;
+        else if (t == MPI_FLOAT)
+            ((float *)p)[k] = (float)v;
+        else
+            ((signed char *)p)[k] = (signed char)v;
+    }
+}
+
+/* Defects among `count` sums starting at element `first` of the vector. */
+static long check_sums(const void *p, MPI_Datatype t, size_t first, size_t count, int np,
+                       long i)
+{
+    long bad = 0;
+    for (size_t k = 0; k < count; k++) {
+        long want = 0;
+        for (int r = 0; r < np; r++)
+            want += element(r, i, first + k);
+        if (t == MPI_INT)
+            bad += ((const int *)p)[k] != want;
+        else if (t == MPI_FLOAT)
+            bad += ((const float *)p)[k] != (float)want;
+        else /* MPI_CHAR sums wrap as signed char */
+            bad += ((const signed char *)p)[k] != (signed char)want;
+    }
+    return bad;
+}
+
+static int is_reduction(coll_flow f)
+{
+    return f == FLOW_REDUCE || f == FLOW_ALLREDUCE || f == FLOW_REDUCE_SCATTER;
+}
+
+/* Personalised calls: the input holds one block per receiver. */
+static int one_block_per_receiver(coll_flow f) { return f == FLOW_SCATTER || f == FLOW_ALLTOALL; }
+
+void coll_fill(osu_ctx *c, long i)
+{
+    coll_state *st = c->priv;
+    const coll_args *a = &st->a;
+    coll_flow flow = coll_call_of(coll_prog_of(c)->kind)->flow;
+    int me = c->rank, np = c->size;
+    size_t blk = c->count * (size_t)c->dtype_size;
+    char *input = (char *)a->input;
+    if (flow == FLOW_NONE)
+        return;
+    /* what arrives must overwrite what is there; the input (possibly in the
+     * receive buffer, -l) is written after */
+    eb_poison(st->r, st->r_len);
+    if (is_reduction(flow)) {
+        fill_elements(input, c->dtype, c->count, me, i);
+        return;
+    }
+    if ((flow == FLOW_BCAST || flow == FLOW_SCATTER) && me != a->root)
+        return; /* only the root sends */
+    if (one_block_per_receiver(flow)) {
+        for (int j = 0; j < np; j++)
+            osu_fill(input + (size_t)j * blk, blk, block_id(flow, me, j, np), i);
+        return;
+    }
+    /* in place, a gathering rank's own block sits at its slot */
+    size_t at = input == st->r && flow != FLOW_BCAST ? (size_t)me * blk : 0;
+    osu_fill(input + at, blk, block_id(flow, me, me, np), i);
+}
+
+/* Bytes that differ from their senders' patterns in the np blocks at p,
+ * block j from rank j (gathers, all-to-all). */
+static long verify_blocks(const osu_ctx *c, coll_flow flow, const char *p, long i)
+{
+    int me = c->rank, np = c->size;
+    size_t blk = c->count * (size_t)c->dtype_size;
+    long bad = 0;
+    for (int j = 0; j < np; j++)
+        bad += osu_verify(p + (size_t)j * blk, blk, block_id(flow, j, me, np), i);
+    return bad;
+}
+
+long coll_verify(const osu_ctx *c, long i)
+{
+    const coll_state *st = c->priv;
+    const coll_args *a = &st->a;
+    coll_flow flow = coll_call_of(coll_prog_of(c)->kind)->flow;
+    int me = c->rank, np = c->size, root = me == a->root;
+    size_t blk = c->count * (size_t)c->dtype_size;
+    switch (flow) {
+    case FLOW_BCAST:
+        return osu_verify(st->r, blk, block_id(flow, a->root, me, np), i);
+    case FLOW_GATHER:
+        return root ? verify_blocks(c, flow, st->r, i) : 0;
+    case FLOW_ALLGATHER:
+    case FLOW_ALLTOALL:
+        return verify_blocks(c, flow, st->r, i);
+    case FLOW_SCATTER: { /* -l: the root's own block stays at its slot */
+        const char *p = a->rbuf == MPI_IN_PLACE ? st->r + (size_t)me * blk : st->r;
+        return osu_verify(p, blk, block_id(flow, a->root, me, np), i);
+    }
+    case FLOW_REDUCE:
+        return root ? check_sums(st->r, c->dtype, 0, c->count, np, i) : 0;
+    case FLOW_ALLREDUCE:
+        return check_sums(st->r, c->dtype, 0, c->count, np, i);
+    case FLOW_REDUCE_SCATTER: {
+        size_t first = 0;
+        for (int j = 0; j < me; j++)
+            first += (size_t)st->rcounts[j];
+        return check_sums(st->r, c->dtype, first, (size_t)st->rcounts[me], np, i);
+    }
+    default:
+        return 0;
+    }
+}
