@@ -63,7 +63,8 @@ static void nhbr_measure(osu_ctx *c, osu_row *row)
     .bench = OSU_COLLECTIVE, .loops = {1000, 100, 100, 10}, .default_min_size = 1,         \
     .min_procs = 2, .datatype_lines = 1, .mem_limit = 2, .check = osu_nbc_check,           \
     .teardown = osu_nbc_teardown, .preamble = nhbr_preamble
-#define NHBR_BLOCKING NHBR_COMMON, .row = OSU_ROW_LATENCY, .optstring = OPT_NHBR, .measure = nhbr_measure
+#define NHBR_BLOCKING                                                                      \
+    NHBR_COMMON, .row = OSU_ROW_LATENCY, .optstring = OPT_NHBR, .measure = nhbr_measure
 #define NHBR_NONBLOCKING                                                                   \
     NHBR_COMMON, .row = OSU_ROW_NBC, .optstring = OPT_INHBR, .measure = osu_nbc_measure
 
