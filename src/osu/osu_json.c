@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const WINS[] = {"create", "allocate", "dynamic"};
 static const char *const SYNCS[] = {"lock", "pscw", "fence", "flush", "flush_local", "lock_all"};
@@ -36,6 +37,14 @@ void osu_json_options(const osu_prog *p, const osu_options *o, eb_run *run)
             eb_run_opt_int(run, "root", o->root, EB_DECIDES);
         else
             eb_run_opt_str(run, "root", "rotate", EB_DECIDES);
+    }
+    if (strchr(p->optstring, 'N')) { /* the neighbourhood collectives' -N */
+        char topo[1100];
+        if (o->nhbr_graph)
+            snprintf(topo, sizeof topo, "graph:%s", o->nhbr_file);
+        else
+            snprintf(topo, sizeof topo, "cart:%d:%d", o->nhbr_dim, o->nhbr_rad);
+        eb_run_opt_str(run, "topology", topo, EB_DECIDES);
     }
     if (p->bench == OSU_ONE_SIDED) {
         eb_run_opt_str(run, "window", WINS[o->win], EB_DECIDES);

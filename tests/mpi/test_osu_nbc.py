@@ -168,6 +168,7 @@ def test_two_dimensional_cart_on_nine_ranks(tmp_path):
     r = run(9, "osu_ineighbor_alltoallv", "-m", "1:4", "-i", "3", "-x", "1", "-c", "-N",
             "cart:2:1", "--json", js)
     assert r.returncode == 0, r
+    assert read_jsonl(js)[0]["options"]["topology"] == "cart:2:1"
     assert r.stdout.splitlines()[0] == "Dimensions size = 3 3 ", r.stdout
     recs = results(js)
     assert len(recs) == 3 and all(x["defects"] == 0 for x in recs)
@@ -216,6 +217,7 @@ def test_graph_file_topology(tmp_path, np):
                 "--json", js)
         check_run(r, js, program, np, [1, 2, 4, 8, 16])
         assert not r.stdout.startswith("Dimensions"), r.stdout
+        assert read_jsonl(js)[0]["options"]["topology"] == f"graph:{tmp_path / 'g.adj'}"
 
 
 def test_other_refusals():
