@@ -7,7 +7,7 @@
  *   - osu_nbc.c: OSU's overall / compute / pure communication / overlap
  *     method for the osu_i* and osu_ineighbor_* programs;
  *   - osu_nhbr.c: the blocking loop of the osu_neighbor_* programs.
- * The argument building (osu_nbc_calls.c, osu_nbc_reduce.c, osu_nhbr.c) is
+ * The argument building (osu_nbc_calls.c, osu_nbc_reduce.c, osu_nhbr_calls.c) is
  * kept apart from the loops so that the blocking collectives can share it. */
 #ifndef EB_OSU_NBC_H
 #define EB_OSU_NBC_H
@@ -73,7 +73,7 @@ long osu_nbc_check(osu_ctx *c);
 /* OSU's overlap method for one size (osu_nbc.c). */
 void osu_nbc_measure(osu_ctx *c, osu_row *row);
 
-/* The calls (osu_nbc_calls.c, osu_nbc_reduce.c, osu_nhbr.c). */
+/* The calls (osu_nbc_calls.c, osu_nbc_reduce.c; the neighbourhood ones: osu_nhbr_calls.h). */
 extern const osu_nbc_call osu_call_ibarrier, osu_call_ibcast, osu_call_iallgather,
     osu_call_iallgatherv, osu_call_ialltoall, osu_call_ialltoallv, osu_call_ialltoallw,
     osu_call_igather, osu_call_igatherv, osu_call_iscatter, osu_call_iscatterv;
