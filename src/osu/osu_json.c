@@ -86,18 +86,22 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
     eb_json_str(&j, "component", "osu");
     eb_json_str(&j, "benchmark", p->name);
     eb_json_str(&j, "methodology", OSU_METHODOLOGY);
+    eb_json_null(&j, "group");
+    eb_json_null(&j, "mode");
     eb_json_int(&j, "procs", c->size);
     eb_json_int(&j, "bytes", (long long)row->bytes);
     eb_json_str(&j, "datatype", osu_dtype_name(c->dtype));
     eb_json_int(&j, "repetitions", row->iterations);
     eb_json_int(&j, "skip", c->skip);
-    eb_json_num(&j, "t_avg_us", row->avg_us);
-    eb_json_num(&j, "t_min_us", row->min_us);
-    eb_json_num(&j, "t_max_us", row->max_us);
+    /* the operation's own time: a non-blocking collective's pure communication */
+    int nbc = p->row == OSU_ROW_NBC;
+    eb_json_num(&j, "t_avg_us", nbc ? row->pure_comm_us : row->avg_us);
+    eb_json_num(&j, "t_min_us", nbc ? row->min_comm_us : row->min_us);
+    eb_json_num(&j, "t_max_us", nbc ? row->max_comm_us : row->max_us);
     eb_json_null(&j, "mbytes_per_s"); /* IMB's 2^20: OSU's MB/s are mb_per_s */
     num_if(&j, "mb_per_s", row->mb_per_s);
     num_if(&j, "messages_per_s", row->messages_per_s);
-    if (p->row == OSU_ROW_NBC) {
+    if (nbc) {
         eb_json_num(&j, "overall_us", row->overall_us);
         eb_json_num(&j, "compute_us", row->compute_us);
         eb_json_num(&j, "init_us", row->init_us);
@@ -109,7 +113,8 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
         eb_json_num(&j, "overlap_pct", row->overlap_pct);
     }
     if (c->o->npercentiles) {
-        eb_json_object(&j, "percentiles");
+        /* tails of a bandwidth table are bandwidths */
+        eb_json_object(&j, isnan(row->mb_per_s) ? "percentiles" : "percentiles_mb_per_s");
         for (int k = 0; k < c->o->npercentiles; k++) {
             char key[8];
             snprintf(key, sizeof key, "%d", c->o->percentiles[k]);
@@ -129,6 +134,6 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
         eb_json_null(&j, "defects");
     }
     if (c->o->ddt)
-        eb_json_int(&j, "transmit_size", (long long)row->transmit_size);
+        eb_json_int(&j, "transmit_bytes", (long long)row->transmit_size);
     eb_jsonl_emit(&j); /* eb_jsonl_begin counted the row */
 }
