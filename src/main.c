@@ -2,6 +2,7 @@
  * ...) picks the component; the component does everything else. */
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/listing.h"
 #include "core/nodemap.h"
 #include "core/own_coll.h"
 #include "core/registry.h"
@@ -27,6 +28,8 @@ static void usage(FILE *f)
             fprintf(f, "%s%s", a ? ", " : "(", c->aliases[a]);
         fprintf(f, "%s %s\n", c->aliases[0] ? ")" : "", c->summary);
     }
+    fprintf(f, "\n`effbench --list-json` prints every benchmark of every component as one JSON\n"
+               "document (docs/json-lines.md); `effbench --version` the version.\n");
     fprintf(f, "\n`effbench COMPONENT -h` lists a component's options.  Every component also\n"
                "takes --row-timeout SECONDS: a row that takes longer ends the run with a message\n"
                "naming it and the ranks that did not arrive (default: %g times the row's expected\n"
@@ -89,6 +92,8 @@ int main(int argc, char **argv)
     eb_set_command_line(argc, argv);
     eb_sim_init(argc, argv);
     eb_world_nodes(); /* collective: every rank knows every rank's node from here on */
+    if (eb_registry_error()) /* a build with two benchmarks of one name */
+        eb_exit_all(EB_EXIT_USAGE, eb_registry_error());
     char err[EB_ERRLEN];
     if (eb_guard_take_option(&argc, argv, err, sizeof err))
         eb_exit_all(EB_EXIT_USAGE, err);
@@ -109,6 +114,11 @@ int main(int argc, char **argv)
             if (rank == 0)
                 usage(argc < 2 ? stderr : stdout);
             eb_exit_all(argc < 2 ? EB_EXIT_USAGE : EB_EXIT_OK, NULL);
+        }
+        if (!strcmp(argv[1], "--list-json")) {
+            if (rank == 0)
+                eb_listing_print(stdout);
+            eb_exit_all(EB_EXIT_OK, NULL);
         }
         if (!strcmp(argv[1], "--version")) {
             if (rank == 0)

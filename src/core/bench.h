@@ -32,6 +32,7 @@ enum {
     EB_F_REP_SYNC = 1u << 11,     /* IMB 2021's -sync 0|1 applies: each repetition timed on
                                      its own (IMB-MPI1 / IMB-NBC collectives but barriers) */
     EB_F_EVEN_PROCS = 1u << 12,   /* even process counts only (Uniband, Biband) */
+    EB_F_LAST = EB_F_EVEN_PROCS   /* a new flag: move this, name it in listing.c */
 };
 
 #define EB_MAX_EXTRA 8
@@ -140,7 +141,9 @@ struct eb_row {
     double t_min, t_max, t_avg;
     double mbps;          /* NAN where the table has no throughput */
     double extra[EB_MAX_EXTRA];
-    long defects;         /* -1 without -check */
+    long defects;         /* -1 without -check, or when not checked */
+    int checked;          /* -check: 1 the data were verified, 0 the benchmark has no
+                             data check ("not checked"); -1 without -check */
     int loops;            /* -repeat: timed loops behind the row (1 = IMB) */
     const double *loop_t_min, *loop_t_max, *loop_t_avg; /* each loop's t_min / t_max / t_avg */
     double rep_min, rep_max, spread; /* over the loops' t_max (loops > 1) */
@@ -151,6 +154,10 @@ struct eb_row {
     double valid_fraction, window_us;
     long invalid_reps;
 };
+
+/* Does b verify the data it moves under -check?  Rows of one that does
+ * not say "not checked" (never "0 defects"). */
+static inline int eb_bench_checked(const eb_bench *b) { return b->check != NULL; }
 
 void eb_register_bench(const eb_bench *b);
 int eb_bench_count(const char *component);

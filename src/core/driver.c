@@ -1,13 +1,13 @@
-/* The IMB driver: the plan (which benchmarks, in which mode), the process
- * sets and their groups, the tables of each, and the whole run of an IMB
- * component.  How a row is measured is the runner's (runner.c), how it is
- * assembled the row code's (row.c), where it goes the reporters'
- * (report/reporter.h). */
+/* The IMB driver: the tables of the plan (plan.c: which benchmarks, process
+ * sets, modes and lengths), the groups of each process set, and the whole
+ * run of an IMB component.  How a row is measured is the runner's
+ * (runner.c), how it is assembled the row code's (row.c), where it goes the
+ * reporters' (report/reporter.h). */
 #include "core/driver.h"
 
 #include "core/error.h"
 #include "core/guard.h"
-#include "core/imb2021_options.h"
+#include "core/plan.h"
 #include "core/procsets.h"
 #include "core/registry.h"
 #include "core/report/jsonl_resume.h"
@@ -19,9 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-#define EB_MAX_PROCSETS 64
 
 /* --resume: a row of the earlier file, not measured again */
 static int already_measured(const eb_report_run *run, const char *name, const char *mode, int q,
@@ -35,129 +32,7 @@ static int already_measured(const eb_report_run *run, const char *name, const ch
     return 0;
 }
 
-const eb_bench *eb_find_bench(const char *component, const char *name, int *multi)
-{
-    *multi = 0;
-    if (strncasecmp(name, "Multi-", 6) == 0) {
-        *multi = 1;
-        name += 6;
-    }
-    int n = eb_bench_count(component);
-    for (int i = 0; i < n; i++) {
-        const eb_bench *b = eb_bench_at(component, i);
-        if (strcasecmp(b->name, name) == 0)
-            return (*multi && (b->flags & EB_F_NO_MULTI)) ? NULL : b;
-    }
-    return NULL;
-}
-
-/* ---- the plan: which benchmarks, in which mode ------------------------- */
-
-typedef struct {
-    const eb_bench **list;
-    int *multi; /* -1: standard mode; 0/1: multiple mode with that outflag */
-    int n;
-} plan_t;
-
-static int in_list(char **names, int n, const char *component, const eb_bench *b)
-{
-    for (int i = 0; i < n; i++) {
-        int m;
-        if (eb_find_bench(component, names[i], &m) == b)
-            return 1;
-    }
-    return 0;
-}
-
-static void unknown_name(const eb_imb_options *o, const char *name)
-{
-    char msg[EB_ERRLEN];
-    int n = eb_bench_count(o->family->component), len;
-    len = snprintf(msg, sizeof msg, "unknown benchmark '%s' for %s; known:", name, o->family->program);
-    for (int i = 0; i < n && len < (int)sizeof msg; i++)
-        len += snprintf(msg + len, sizeof msg - (size_t)len, " %s",
-                        eb_bench_at(o->family->component, i)->name);
-    eb_exit_all(EB_EXIT_USAGE, msg);
-}
-
-static plan_t make_plan(const eb_imb_options *o)
-{
-    const char *comp = o->family->component;
-    int total = eb_bench_count(comp);
-    plan_t p = {eb_calloc((size_t)total, sizeof *p.list), eb_calloc((size_t)total, sizeof *p.multi), 0};
-    int m;
-    for (int i = 0; i < o->nnames; i++)
-        if (!eb_find_bench(comp, o->names[i], &m))
-            unknown_name(o, o->names[i]);
-    for (int i = 0; i < o->ninclude; i++)
-        if (!eb_find_bench(comp, o->include[i], &m))
-            unknown_name(o, o->include[i]);
-    for (int i = 0; i < o->nexclude; i++)
-        if (!eb_find_bench(comp, o->exclude[i], &m))
-            unknown_name(o, o->exclude[i]);
-    /* named benchmarks run in command-line order, as IMB runs them; then
-     * the component's list order for the default set and -include */
-    const eb_bench **candidates = eb_calloc((size_t)(o->nnames + total), sizeof *candidates);
-    int nc = 0;
-    for (int k = 0; k < o->nnames; k++)
-        candidates[nc++] = eb_find_bench(comp, o->names[k], &m);
-    for (int i = 0; i < total; i++)
-        candidates[nc++] = eb_bench_at(comp, i);
-    for (int c = 0; c < nc; c++) {
-        const eb_bench *b = candidates[c];
-        int named = 0, named_multi = 0, planned = 0;
-        for (int k = 0; k < o->nnames; k++)
-            if (eb_find_bench(comp, o->names[k], &m) == b) {
-                named = 1;
-                named_multi |= m;
-            }
-        for (int i = 0; i < p.n; i++)
-            planned |= p.list[i] == b;
-        int take = o->nnames > 0 ? named : !(b->flags & EB_F_EXPLICIT_ONLY);
-        take |= in_list(o->include, o->ninclude, comp, b);
-        if (in_list(o->exclude, o->nexclude, comp, b) || planned)
-            take = 0;
-        if (!take)
-            continue;
-        p.list[p.n] = b;
-        if (b->flags & EB_F_NO_MULTI)
-            p.multi[p.n] = -1;
-        else
-            p.multi[p.n] = o->multi >= 0 ? o->multi : named_multi ? 0 : -1;
-        p.n++;
-    }
-    free(candidates);
-    if (p.n == 0)
-        eb_exit_all(EB_EXIT_USAGE, "no benchmark left to run after -include/-exclude");
-    return p;
-}
-
 /* ---- the tables -------------------------------------------------------- */
-
-static eb_sizes sizes_for(const eb_imb_options *o, const eb_bench *b)
-{
-    eb_sizes s = {0};
-    size_t unit = eb_imb_unit(o, b);
-    if (b->flags & EB_F_NO_BYTES || b->fixed_bytes > 0) {
-        s.v = eb_malloc(sizeof *s.v);
-        s.v[0] = b->fixed_bytes;
-        s.n = 1;
-    } else if (o->msglen.n > 0) {
-        s.v = eb_malloc((size_t)o->msglen.n * sizeof *s.v);
-        for (int i = 0; i < o->msglen.n; i++) {
-            size_t x = o->msglen.v[i] - o->msglen.v[i] % unit;
-            int dup = 0;
-            for (int k = 0; k < s.n; k++)
-                dup |= s.v[k] == x;
-            if (!dup)
-                s.v[s.n++] = x;
-        }
-    } else {
-        eb_sizes_msglog(o->msglog_min, o->msglog_max, unit, &s);
-        eb_imb2021_trim_sizes(o, &s);
-    }
-    return s;
-}
 
 /* The table's lengths: its rows, or the lengths of the resumed file, or
  * the end of the lengths that fit -mem. */
@@ -177,8 +52,8 @@ static void measure_lengths(eb_runner *R, const eb_sizes *sizes)
             resumed++;
             continue;
         }
-        double need = eb_runner_buffer_bytes(R, sizes->v[i]);
-        if (need > o->mem_gb * 1073741824.0) {
+        double need = eb_plan_buffer_bytes(o, t->bench, t->procs, R->aggregate, sizes->v[i]);
+        if (need > o->mem_gb * 1073741824.0) { /* as eb_plan_lengths_that_fit */
             if (wrank == 0)
                 eb_report_note(run, "#bytes = %zu and longer skipped: buffers need %.3f GB per "
                                "process, -mem allows %g GB (raise -mem to run them)",
@@ -246,8 +121,8 @@ static void run_procset(const eb_report_run *run, const eb_bench *b, int multi, 
                            .waiting = P - ngroups * q}};
     if (wrank == 0)
         eb_report_table_start(run, &T.info);
-    int aggregate = mode ? strcmp(mode, "aggregate") == 0 : !(b->flags & EB_F_NONAGGR_COUNTS);
-    eb_sizes sizes = sizes_for(o, b);
+    int aggregate = eb_plan_aggregate(b, mode);
+    eb_sizes sizes = eb_plan_sizes(o, b);
     size_t max_size = 0;
     for (int i = 0; i < sizes.n; i++)
         if (sizes.v[i] > max_size)
@@ -288,79 +163,19 @@ static void skip(const eb_report_run *run, const eb_bench *b, int need, int P, c
 
 static void run_bench(const eb_report_run *run, const eb_bench *b, int multi, const int *order)
 {
-    const eb_imb_options *o = run->o;
-    int P;
+    int P, need, qs[EB_MAX_PROCSETS];
     MPI_Comm_size(MPI_COMM_WORLD, &P);
-    int qs[EB_MAX_PROCSETS], nq;
-    if (b->fixed_procs > 0) {
-        if (P < b->fixed_procs) {
-            skip(run, b, b->fixed_procs, P, order);
-            return;
-        }
-        qs[0] = b->fixed_procs;
-        nq = 1;
-    } else {
-        if (P < b->min_procs) {
-            skip(run, b, b->min_procs, P, order);
-            return;
-        }
-        nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
-        int k = 0;
-        for (int i = 0; i < nq; i++)
-            if (qs[i] >= b->min_procs && !((b->flags & EB_F_EVEN_PROCS) && qs[i] % 2))
-                qs[k++] = qs[i];
-        nq = k;
-    }
-    const char *modes[2] = {NULL, NULL};
-    int nmodes = 1;
-    if (b->flags & EB_F_MODES) {
-        int nonaggr_first = (b->flags & EB_F_NONAGGR_FIRST) != 0;
-        modes[nonaggr_first] = "aggregate";
-        modes[!nonaggr_first] = "non-aggregate";
-        nmodes = eb_imb2021_nmodes(o);
-        if (nmodes == 1)
-            modes[0] = eb_imb2021_only_mode(o); /* -aggregate_mode */
-    } else if (b->flags & EB_F_AGGR_ONLY) {
-        modes[0] = "aggregate";
-    } else if (b->flags & EB_F_NONAGGR_ONLY) {
-        modes[0] = "non-aggregate";
-    }
+    int nq = eb_plan_procsets(run->o, b, P, qs, &need);
+    if (need > 0)
+        skip(run, b, need, P, order);
+    const char *modes[2];
+    int nmodes = eb_plan_modes(run->o, b, modes);
     for (int k = 0; k < nq; k++)
         for (int m = 0; m < nmodes; m++)
             run_procset(run, b, multi, qs[k], order, modes[m]);
 }
 
 /* ---- the run ------------------------------------------------------------ */
-
-/* Rows the plan will print (lengths skipped for -mem not foreseen), for
- * progress displays. */
-static long planned_rows(const eb_imb_options *o, const plan_t *p, int P)
-{
-    long rows = 0;
-    for (int i = 0; i < p->n; i++) {
-        const eb_bench *b = p->list[i];
-        int qs[EB_MAX_PROCSETS], nq = 1;
-        if (b->fixed_procs > 0) {
-            if (P < b->fixed_procs)
-                continue;
-            qs[0] = b->fixed_procs;
-        } else {
-            nq = eb_procs_list(P, o->npmin, qs, EB_MAX_PROCSETS);
-            int k = 0; /* Uniband, Biband: even counts (run_bench) */
-            for (int q = 0; q < nq; q++)
-                if (!((b->flags & EB_F_EVEN_PROCS) && qs[q] % 2))
-                    qs[k++] = qs[q];
-            nq = k;
-        }
-        eb_sizes s = sizes_for(o, b);
-        long per_q = 0;
-        for (int k = 0; k < nq; k++)
-            per_q += p->multi[i] == 1 ? P / qs[k] : 1;
-        rows += per_q * s.n * ((b->flags & EB_F_MODES) ? eb_imb2021_nmodes(o) : 1);
-        eb_sizes_free(&s);
-    }
-    return rows;
-}
 
 /* IMB 2021's -list: the program, then its benchmarks in alphabetical order,
  * "(non-default)" after those that run only by name. */
@@ -419,12 +234,12 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     int *order = eb_malloc((size_t)P * sizeof *order);
     if (eb_map_order(P, o.map_p, o.map_q, order, err, (int)sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
-    plan_t plan = make_plan(&o);
+    eb_plan plan = eb_make_plan(&o);
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
     eb_report_run run = {.o = &o, .si = &si, .list = plan.list, .multi = plan.multi, .n = plan.n,
-                         .planned_rows = planned_rows(&o, &plan, P)};
+                         .planned_rows = eb_planned_rows(&o, &plan, P)};
     eb_guard_plan_rows(run.planned_rows);
     eb_report_begin(&run);
     eb_warn_oversubscription();
@@ -434,8 +249,7 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
         run_bench(&run, plan.list[i], plan.multi[i], order);
     if (wrank == 0)
         eb_report_footer(&run);
-    free(plan.list);
-    free(plan.multi);
+    eb_plan_free(&plan);
     free(order);
     for (int i = 0; i < run.n_resume_keys; i++)
         free(run.resume_keys[i]);
@@ -446,25 +260,26 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
 
 /* ---- the families as components ------------------------------------------ */
 
-#define EB_MAX_FAMILIES 8
-static eb_component family_components[EB_MAX_FAMILIES];
-static const eb_imb_family *families[EB_MAX_FAMILIES];
-static int nfamilies;
+/* A family's component: the component first, so main's `self` leads to the family. */
+typedef struct {
+    eb_component c;
+    const eb_imb_family *f;
+} family_component;
 
 static int family_main(const eb_component *self, int argc, char **argv)
 {
-    return eb_imb_run(families[self - family_components], argc, argv);
+    return eb_imb_run(((const family_component *)self)->f, argc, argv);
 }
 
 void eb_register_imb_family(const eb_imb_family *f)
 {
-    if (nfamilies == EB_MAX_FAMILIES) { /* a build error: raise EB_MAX_FAMILIES */
-        fprintf(stderr, "effbench: more than %d IMB families registered\n", EB_MAX_FAMILIES);
+    family_component *fc = calloc(1, sizeof *fc);
+    if (!fc) { /* from a constructor: no MPI to end the job through */
+        fputs("effbench: error: out of memory registering the IMB families\n", stderr);
         abort();
     }
-    eb_component *c = &family_components[nfamilies];
-    families[nfamilies++] = f;
-    *c = (eb_component){.name = f->component, .aliases = {f->program}, .summary = f->summary,
-                        .order = f->order, .main = family_main};
-    eb_register_component(c);
+    fc->f = f;
+    fc->c = (eb_component){.name = f->component, .aliases = {f->program}, .summary = f->summary,
+                           .order = f->order, .main = family_main};
+    eb_register_component(&fc->c);
 }

@@ -10,10 +10,6 @@
  * options, plan, measurement, reports.  Returns the exit status. */
 int eb_imb_run(const eb_imb_family *family, int argc, char **argv);
 
-/* Find a benchmark of a component by name, case-insensitively; a "Multi-"
- * prefix selects the multiple mode (*multi = 1).  NULL if unknown. */
-const eb_bench *eb_find_bench(const char *component, const char *name, int *multi);
-
 /* Make family f a component (`effbench NAME`, its program name as alias,
  * f->summary, f->order) whose main is eb_imb_run(f, ...).  From a
  * constructor (EB_CONSTRUCTOR), like every registration. */

@@ -7,7 +7,7 @@
 
 #define EB_JSON_MAX_DEPTH 16
 
-typedef struct {
+typedef struct eb_json {
     char *buf;
     size_t len, cap;
     int depth;

@@ -1,70 +1,122 @@
 #include "core/registry.h"
 
-#include <string.h>
+#include "core/bench.h"
 
-#define EB_MAX_COMPONENTS 32
-static const eb_component *components[EB_MAX_COMPONENTS];
-static int ncomponents;
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* A sorted, growing list of registrations (components or benchmarks). */
+typedef struct {
+    const void **v;
+    int n, cap;
+} reg_list;
+
+static char first_error[256];
+
+static void refuse(const char *fmt, const char *a, const char *b)
+{
+    if (!first_error[0])
+        snprintf(first_error, sizeof first_error, fmt, a, b);
+}
+
+const char *eb_registry_error(void) { return first_error[0] ? first_error : NULL; }
+
+/* Insert p after every entry of the same or lower order (stable: the
+ * registration order breaks ties). */
+static void insert(reg_list *l, const void *p, int order, int (*order_of)(const void *))
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 32;
+        const void **v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) { /* before main: no MPI to end the job through */
+            fputs("effbench: error: out of memory registering components\n", stderr);
+            abort();
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    int i = l->n++;
+    while (i > 0 && order_of(l->v[i - 1]) > order) {
+        l->v[i] = l->v[i - 1];
+        i--;
+    }
+    l->v[i] = p;
+}
+
+/* ---- components ---------------------------------------------------------- */
+
+static reg_list components;
+
+static int component_order(const void *p) { return ((const eb_component *)p)->order; }
+
+static const eb_component *component_at(int i) { return components.v[i]; }
 
 void eb_register_component(const eb_component *c)
 {
-    if (ncomponents == EB_MAX_COMPONENTS)
-        return;
-    int i = ncomponents++;
-    while (i > 0 && components[i - 1]->order > c->order) {
-        components[i] = components[i - 1];
-        i--;
+    const char *names[4] = {c->name, c->aliases[0], c->aliases[1], c->aliases[2]};
+    for (int k = 0; k < 4 && names[k]; k++) {
+        const eb_component *other = eb_find_component(names[k]);
+        if (other) {
+            refuse("two components answer to the name '%s' (the second one, of '%s', is "
+                   "refused)", names[k], c->name);
+            return;
+        }
     }
-    components[i] = c;
+    insert(&components, c, c->order, component_order);
 }
 
 const eb_component *eb_find_component(const char *name)
 {
-    for (int i = 0; i < ncomponents; i++) {
-        if (strcmp(components[i]->name, name) == 0)
-            return components[i];
-        for (int a = 0; a < 3 && components[i]->aliases[a]; a++)
-            if (strcmp(components[i]->aliases[a], name) == 0)
-                return components[i];
-        if (components[i]->claims && components[i]->claims(name))
-            return components[i];
+    for (int i = 0; i < components.n; i++) {
+        const eb_component *c = component_at(i);
+        if (strcmp(c->name, name) == 0)
+            return c;
+        for (int a = 0; a < 3 && c->aliases[a]; a++)
+            if (strcmp(c->aliases[a], name) == 0)
+                return c;
+        if (c->claims && c->claims(name))
+            return c;
     }
     return NULL;
 }
 
-int eb_component_count(void) { return ncomponents; }
-const eb_component *eb_component_at(int i) { return components[i]; }
+int eb_component_count(void) { return components.n; }
+const eb_component *eb_component_at(int i) { return component_at(i); }
 
-#include "core/bench.h"
+/* ---- benchmarks ------------------------------------------------------------ */
 
-#define EB_MAX_BENCHES 512
-static const eb_bench *benches[EB_MAX_BENCHES];
-static int nbenches;
+static reg_list benches;
+
+static int bench_order(const void *p) { return ((const eb_bench *)p)->order; }
+
+static const eb_bench *bench_at(int i) { return benches.v[i]; }
 
 void eb_register_bench(const eb_bench *b)
 {
-    if (nbenches == EB_MAX_BENCHES)
-        return;
-    int i = nbenches++;
-    while (i > 0 && benches[i - 1]->order > b->order) {
-        benches[i] = benches[i - 1];
-        i--;
-    }
-    benches[i] = b;
+    for (int i = 0; i < benches.n; i++)
+        if (strcmp(bench_at(i)->component, b->component) == 0 &&
+            strcasecmp(bench_at(i)->name, b->name) == 0) {
+            refuse("component '%s' has two benchmarks called '%s' (the second one is refused)",
+                   b->component, b->name);
+            return;
+        }
+    insert(&benches, b, b->order, bench_order);
 }
 
 int eb_bench_count(const char *component)
 {
     int n = 0;
-    for (int i = 0; i < nbenches; i++)
-        n += strcmp(benches[i]->component, component) == 0;
+    for (int i = 0; i < benches.n; i++)
+        n += strcmp(bench_at(i)->component, component) == 0;
     return n;
 }
 
 const eb_bench *eb_bench_at(const char *component, int k)
 {
-    for (int i = 0; i < nbenches; i++)
-        if (strcmp(benches[i]->component, component) == 0 && k-- == 0)
-            return benches[i];
+    for (int i = 0; i < benches.n; i++)
+        if (strcmp(bench_at(i)->component, component) == 0 && k-- == 0)
+            return bench_at(i);
     return NULL;
 }

@@ -160,11 +160,12 @@ static eb_row assemble(const eb_table *T, const eb_row_times *m, const double *a
 {
     const eb_bench *b = T->info.bench;
     int N = m->loops, multi = T->info.multi;
-    int check = T->run->o->check;
+    int check = T->run->o->check && eb_bench_checked(b);
     size_t per_group = per_group_of(N);
     int g0 = multi == 1 ? r : 0, g1 = multi == 1 ? r + 1 : T->groups;
     eb_row row = {.bench = b, .name = T->info.name, .mode = T->info.mode, .procs = T->info.procs,
-                  .bytes = m->x, .reps = m->n, .defects = check ? 0 : -1, .loops = N,
+                  .bytes = m->x, .reps = m->n, .defects = check ? 0 : -1,
+                  .checked = T->run->o->check ? check : -1, .loops = N,
                   .loop_t_min = lmin, .loop_t_max = lmax, .loop_t_avg = lavg};
     row.group = multi == 1 ? r : -1;
     row.link = b->cls != EB_COLLECTIVE ? link_label(links, g0, g1) : NULL;

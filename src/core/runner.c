@@ -390,21 +390,6 @@ void eb_runner_init(eb_runner *R, const eb_imb_options *o, const eb_table *T, in
     R->mode_state = R->mode->state_size ? eb_calloc(1, R->mode->state_size) : NULL;
 }
 
-double eb_runner_buffer_bytes(const eb_runner *R, size_t x)
-{
-    size_t s_len = x, r_len = x, st;
-    long sl;
-    if (R->b->extents)
-        R->b->extents(x, R->table.info.procs, &s_len, &r_len);
-    long base = eb_n_sample_base(&R->o->iter, x, R->aggregate);
-    double total = 0;
-    eb_buf_geometry(s_len, base, &R->o->cache, &st, &sl);
-    total += (double)st * (double)(sl - 1) + (double)s_len;
-    eb_buf_geometry(r_len, base, &R->o->cache, &st, &sl);
-    total += (double)st * (double)(sl - 1) + (double)r_len;
-    return total;
-}
-
 void eb_runner_free(eb_runner *R)
 {
     free(R->mode_state);

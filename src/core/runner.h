@@ -35,8 +35,6 @@ void eb_runner_init(eb_runner *R, const eb_imb_options *o, const eb_table *T, in
                     int ngroups, size_t max_size);
 /* Collective over the active ranks: measure and report length x. */
 void eb_runner_measure(eb_runner *R, size_t x);
-/* Buffer bytes per process length x needs (for -mem). */
-double eb_runner_buffer_bytes(const eb_runner *R, size_t x);
 void eb_runner_free(eb_runner *R);
 
 #endif

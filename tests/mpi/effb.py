@@ -6,6 +6,7 @@ Environment:
                   (default: <repo>/build, or <repo>/build-mpich for mpich)
   EFFBENCH_MPI    `openmpi` (default) or `mpich`
 """
+import functools
 import json
 import os
 import pathlib
@@ -75,9 +76,39 @@ def run(np, program, *args, timeout=300, cwd=None, extra_env=None):
     return Result(proc, time.monotonic() - t0)
 
 
+@functools.cache
+def listing():
+    """`effbench --list-json` of the build under test, run once: every benchmark's descriptor
+    (docs/json-lines.md, "The benchmark listing").  Tests take names, classes and flags from
+    it instead of keeping lists of their own."""
+    proc = subprocess.run([str(BUILD / "effbench"), "--list-json"], capture_output=True,
+                          text=True, timeout=60, env=env())
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    doc = json.loads(proc.stdout)
+    assert doc["schema"] == 1, doc["schema"]
+    return doc
+
+
+def listed(program=None, **match):
+    """The listing's benchmarks of `program` (all without), in run order, whose fields equal
+    `match` (e.g. class="collective", default=True)."""
+    return [b for b in listing()["benchmarks"]
+            if (program is None or b["program"] == program)
+            and all(b[k] == v for k, v in match.items())]
+
+
+def listed_names(program=None, **match):
+    return [b["name"] for b in listed(program, **match)]
+
+
 def read_jsonl(path):
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def row_cells(line):
+    """The cells of a table row; -check's "not checked" is one cell."""
+    return re.findall(r"not checked|\S+", line)
 
 
 def parse_imb(text):
@@ -128,7 +159,7 @@ def parse_imb(text):
             cur["header"] = line.split()
             cur["header_line"] = line
         else:
-            cur["rows"].append(line.split())
+            cur["rows"].append(row_cells(line))
     return blocks
 
 

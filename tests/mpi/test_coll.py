@@ -5,16 +5,21 @@ Multi- forms, and the guide's memory rules under -mem."""
 
 import pytest
 
-from effb import busy_mpich, imb_procs, np_params, parse_imb, read_jsonl, run
+from effb import busy_mpich, imb_procs, listed, np_params, parse_imb, read_jsonl, run
 
 # MPICH (ch4:ucx) busy-polls: with more ranks than cores every collective
 # takes tens of milliseconds, so those sweeps are left to Open MPI there.
 
 
-COLL = ["Allreduce", "Reduce", "Reduce_scatter", "Allgather", "Allgatherv", "Gather",
-        "Gatherv", "Scatter", "Scatterv", "Alltoall", "Alltoallv", "Bcast", "Barrier"]
-REDUCTIONS = {"Allreduce", "Reduce", "Reduce_scatter"}
-P2P_DEFAULT = ["PingPong", "PingPing", "Sendrecv", "Exchange"]
+# Names, order and kinds from the listing (`effbench --list-json`), not from a list here.
+MPI1 = listed("IMB-MPI1")
+COLL = [b["name"] for b in MPI1 if b["class"] == "collective" and b["default"]]
+REDUCTIONS = {b["name"] for b in MPI1 if b["reduction"]}
+NO_BYTES = {b["name"] for b in MPI1 if "NO_BYTES" in b["flags"]}  # Barrier
+UNCHECKED = {b["name"] for b in MPI1 if not b["checked"]}      # no data: "not checked"
+P2P_DEFAULT = [b["name"] for b in MPI1 if b["class"] != "collective" and b["default"]]
+# IMB 2021's collectives (not in the 4.0 guide): run by name or -include only
+IMB2021_COLL = [b["name"] for b in MPI1 if b["class"] == "collective" and not b["default"]]
 
 BYTE_SIZES = [0] + [1 << k for k in range(0, 11)]
 FLOAT_SIZES = [0] + [1 << k for k in range(2, 11)]
@@ -26,7 +31,7 @@ ITER = ["-iter", "20", "-iter_policy", "off", "-time", "0.05"]
 
 
 def sizes_of(name):
-    if name == "Barrier":
+    if name in NO_BYTES:
         return None
     return FLOAT_SIZES if name in REDUCTIONS else BYTE_SIZES
 
@@ -40,11 +45,11 @@ def assert_rows_match_json(blocks, results, name_prefix=""):
             assert rec["benchmark"] == b["name"], (rec, b["name"])
             assert rec["procs"] == b["procs"]
             assert rec["mbytes_per_s"] is None
-            ts = row[-4:-1] if rec["defects"] is not None else row[-3:]
+            ts = row[-4:-1] if "checked" in rec else row[-3:]  # -check: a defects column
             assert ts == [f"{rec['t_min_us']:.2f}", f"{rec['t_max_us']:.2f}",
                           f"{rec['t_avg_us']:.2f}"], (row, rec)
             assert rec["t_min_us"] <= rec["t_avg_us"] <= rec["t_max_us"]
-            if b["name"].endswith("Barrier"):
+            if b["name"].removeprefix("Multi-") in NO_BYTES:
                 assert rec["bytes"] == 0 and len(row) == 5
             else:
                 assert rec["bytes"] == int(row[0])
@@ -73,15 +78,29 @@ def test_collectives_checked(tmp_path, np):
             assert b["header_line"] == HEAD + CHECK
             assert [int(row[0]) for row in b["rows"]] == sizes, b["name"]
         for row in b["rows"]:
-            assert row[-1] == "0.00", (b["name"], b["procs"], row)  # defects
+            want = "not checked" if b["name"] in UNCHECKED else "0.00"
+            assert row[-1] == want, (b["name"], b["procs"], row)  # defects
             assert int(row[-5]) == 20
             assert len(row) == len(b["header"])
     recs = read_jsonl(js)
     assert recs[0]["type"] == "run" and recs[-1]["type"] == "end"
     assert recs[-1]["status"] == "ok"
     results = [x for x in recs if x["type"] == "result"]
-    assert all(x["defects"] == 0 for x in results)
+    assert all((x["defects"], x["checked"]) == ((None, False) if x["benchmark"] in UNCHECKED
+                                                else (0, True)) for x in results), results
     assert_rows_match_json(blocks, results)
+
+
+def test_listing_knows_the_guides_collectives():
+    """The listing the names above come from: the guide's list, reductions and rooted ones."""
+    assert COLL == ["Allreduce", "Reduce", "Reduce_scatter", "Allgather", "Allgatherv",
+                    "Gather", "Gatherv", "Scatter", "Scatterv", "Alltoall", "Alltoallv",
+                    "Bcast", "Barrier"]
+    assert {b["name"] for b in MPI1 if b["root"]} == {"Reduce", "Gather", "Gatherv", "Scatter",
+                                                       "Scatterv", "Bcast"}
+    assert REDUCTIONS == {"Allreduce", "Reduce", "Reduce_scatter", "Reduce_local",
+                          "Reduce_scatter_block"}
+    assert (NO_BYTES, UNCHECKED) == ({"Barrier"}, {"Barrier"})
 
 
 def test_default_list_and_format():
@@ -96,7 +115,7 @@ def test_default_list_and_format():
     assert [b["name"] for b in blocks] == P2P_DEFAULT + COLL
     for b in blocks:
         if b["name"] in COLL:
-            want = HEAD_BARRIER if b["name"] == "Barrier" else HEAD
+            want = HEAD_BARRIER if b["name"] in NO_BYTES else HEAD
             assert b["header_line"] == want
         if b["name"] == "Allreduce":
             assert [int(row[0]) for row in b["rows"]] == [0, 4]
@@ -121,18 +140,20 @@ def test_multi_checked(tmp_path, outflag):
     for b in blocks:
         ngroups = 4 // b["procs"]
         assert len(b["groups"]) == ngroups
-        want = HEAD_BARRIER if b["name"] == "Multi-Barrier" else HEAD
+        want = HEAD_BARRIER if b["name"][6:] in NO_BYTES else HEAD
         if outflag == "1":
             assert b["header_line"] == "       #group" + want + CHECK
-            nsizes = {"Multi-Barrier": 1}.get(b["name"], 2 if b["name"][6:] in REDUCTIONS else 4)
+            nsizes = 1 if b["name"][6:] in NO_BYTES else 2 if b["name"][6:] in REDUCTIONS else 4
             assert len(b["rows"]) == ngroups * nsizes
         else:
             assert b["header_line"] == want + CHECK
         for row in b["rows"]:
-            assert row[-1] == "0.00", (b["name"], row)
+            assert row[-1] == ("not checked" if b["name"][6:] in UNCHECKED else "0.00"), \
+                (b["name"], row)
     results = [x for x in read_jsonl(js) if x["type"] == "result"]
     assert len(results) == sum(len(b["rows"]) for b in blocks)
-    assert all(x["defects"] == 0 for x in results)
+    assert all(x["defects"] == (None if x["benchmark"][6:] in UNCHECKED else 0)
+               for x in results)
     if outflag == "1":
         assert {x["group"] for x in results} == {0, 1}
 
@@ -149,10 +170,6 @@ def test_memory_rules():
     assert r.stdout.count("# #bytes = 1048576 and longer skipped: buffers need 0.004 GB") == 1
     assert [int(x[0]) for x in blocks["Allgather"]["rows"]] == big
     assert [int(x[0]) for x in blocks["Bcast"]["rows"]] == big
-
-
-# IMB 2021's collectives (not in the 4.0 guide): run by name or -include only
-IMB2021_COLL = ["Reduce_local", "Reduce_scatter_block"]
 
 
 @pytest.mark.asan

@@ -21,31 +21,17 @@ Which row:
 SKaMPI's `--check` is shown to catch a flipped byte in
 tests/mpi/test_skampi_datatypes.py (test_corrupted_byte_found).
 """
-import re
-
 import pytest
 
-from effb import BUILD, read_jsonl, run
+from effb import BUILD, listed, read_jsonl, run
 
 LIB = BUILD / "libeb_corrupt.so"
-# Excluded: they move no data, so there is nothing to flip.
-NO_DATA = {"Barrier", "Ibarrier", "Ibarrier_pure"}
 IMB_ARGS = ["-msglog", "2:3", "-iter", "6,off", "-check", "-npmin", "2"]
+IMB_PROGRAMS = ("IMB-MPI1", "IMB-NBC", "IMB-EXT", "IMB-RMA", "IMB-IO")
 
-
-def benchmarks(program):
-    """The benchmarks program lists in -h, those moving no data left out
-    ([] if the build lacks the program)."""
-    if not (BUILD / program).exists():
-        return []
-    r = run(1, program, "-h")
-    assert r.returncode == 0, r
-    part = r.stdout.split("Benchmarks of", 1)[1]
-    return [m.group(1) for m in re.finditer(r"^  (\S+)", part, re.M) if m.group(1) not in NO_DATA]
-
-
-CASES = [(p, b) for p in ("IMB-MPI1", "IMB-NBC", "IMB-EXT", "IMB-RMA", "IMB-IO")
-         for b in benchmarks(p)]
+# Every benchmark with a data check, as the listing says (`effbench --list-json`); those
+# without one move no data (the barriers) and say "not checked" (tests/mpi/test_listing.py).
+CASES = [(p, b["name"]) for p in IMB_PROGRAMS for b in listed(p, checked=True)]
 
 
 def under_library(tmp_path, tag, program, *args, at=None):

@@ -7,17 +7,19 @@ import re
 
 import pytest
 
-from effb import busy_mpich, imb_procs, np_params, parse_imb, read_jsonl, run
+from effb import busy_mpich, imb_procs, listed, np_params, parse_imb, read_jsonl, run
 
 # MPICH (ch4:ucx) busy-polls: with more ranks than cores every collective
 # takes tens of milliseconds, so those sweeps are left to Open MPI there.
 
 
-OPS = ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter",
-       "Iscatterv", "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter", "Iallreduce",
-       "Ibarrier"]
+# Names and kinds from the listing (`effbench --list-json`), not from a list here.
+NBC = listed("IMB-NBC")
+OPS = [b["name"] for b in NBC if b["default"]]
 PURE = [n + "_pure" for n in OPS]
-REDUCTIONS = {"Ireduce", "Ireduce_scatter", "Iallreduce"}
+REDUCTIONS = {b["name"] for b in NBC if b["reduction"]}
+NO_BYTES = {b["name"] for b in NBC if "NO_BYTES" in b["flags"]}  # Ibarrier(_pure)
+UNCHECKED = {b["name"] for b in NBC if not b["checked"]}      # no data: "not checked"
 
 HEAD_OVRL = "       #bytes #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]"
 HEAD_OVRL_BARRIER = " #repetitions t_ovrl[usec] t_pure[usec]  t_CPU[usec]   overlap[%]"
@@ -45,7 +47,7 @@ def check_blocks(blocks, results, checked):
     for b in blocks:
         op = base(b["name"])
         pure = b["name"].endswith("_pure")
-        if op == "Ibarrier":
+        if b["name"] in NO_BYTES:
             head = HEAD_PURE_BARRIER if pure else HEAD_OVRL_BARRIER
             assert len(b["rows"]) == 1
         else:
@@ -55,16 +57,19 @@ def check_blocks(blocks, results, checked):
         assert b["header_line"] == head + (CHECK if checked else "")
         for row in b["rows"]:
             assert len(row) == len(b["header"])
+            verified = checked and b["name"] not in UNCHECKED
             if checked:
-                assert row[-1] == "0.00", (b["name"], b["procs"], row)
+                assert row[-1] == ("0.00" if verified else "not checked"), \
+                    (b["name"], b["procs"], row)
                 row = row[:-1]
             rec = next(it)
             assert rec["component"] == "nbc" and rec["benchmark"] == b["name"]
             assert rec["procs"] == b["procs"]
-            assert rec["defects"] == (0 if checked else None)
+            assert rec["defects"] == (0 if verified else None)
+            assert rec.get("checked") == (verified if checked else None)
             assert rec["repetitions"] == int(row[-4 if pure else -5]) == 20
             assert rec["t_min_us"] <= rec["t_avg_us"] <= rec["t_max_us"]
-            if op != "Ibarrier":
+            if b["name"] not in NO_BYTES:
                 assert rec["bytes"] == int(row[0])
             if pure:
                 assert "t_ovrl_us" not in rec
@@ -150,6 +155,17 @@ def test_multi_checked(tmp_path):
         assert b["header_line"].startswith("       #group       #bytes #repetitions")
         for row in b["rows"]:
             assert row[-1] == "0.00", (b["name"], row)
+
+
+def test_listing_knows_the_nbc_operations():
+    """The listing the names above come from: IMB-NBC's list, each with its _pure form."""
+    assert OPS == ["Ibcast", "Iallgather", "Iallgatherv", "Igather", "Igatherv", "Iscatter",
+                   "Iscatterv", "Ialltoall", "Ialltoallv", "Ireduce", "Ireduce_scatter",
+                   "Iallreduce", "Ibarrier"]
+    assert [b["name"] for b in NBC if not b["default"]] == PURE
+    assert REDUCTIONS == {"Ireduce", "Ireduce_scatter", "Iallreduce", "Ireduce_pure",
+                          "Ireduce_scatter_pure", "Iallreduce_pure"}
+    assert NO_BYTES == UNCHECKED == {"Ibarrier", "Ibarrier_pure"}
 
 
 def test_unknown_name():

@@ -57,6 +57,24 @@ def test_imb_check_defects(samples):
     assert len(by_bench(p, "Allreduce")) == 16
 
 
+def test_imb_not_checked_row(samples, tmp_path):
+    """effbench's -check prints "not checked" in the defects column of a benchmark without a
+    data check (a barrier): one cell, read as defects null and checked false."""
+    text = (samples / "imb/mpi1_check_np2.txt").read_text()
+    text = text.replace(" #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
+                        "         1000         0.40         0.40         0.40\n",
+                        " #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]      defects\n"
+                        "         1000         0.40         0.40         0.40  not checked\n")
+    assert "not checked" in text
+    path = tmp_path / "check.txt"
+    path.write_text(text)
+    p = parse_file(path)
+    barrier = by_bench(p, "Barrier")
+    assert [(r["defects"], r["checked"], r["t_avg_us"]) for r in barrier] == [(None, False, 0.40)]
+    assert {(r["defects"], r["checked"]) for r in by_bench(p, "PingPong")} == {(0, True)}
+    assert p.skipped_lines == 0
+
+
 @pytest.mark.parametrize("name,component,rows", [
     ("ext_np2.txt", "ext", 154), ("io_np2.txt", "io", 96), ("rma_np2.txt", "rma", 216),
     ("nbc_np2_iallreduce.txt", "nbc", 22), ("mpi1_np2_full_default.txt", "mpi1", 423)])

@@ -22,6 +22,8 @@ HOST = re.compile(r"^#\s*Host\s*:\s*(\S+)\s+\(ranks\s+([\d,\-]+)\)\s*$")
 BENCHMARKING = re.compile(r"^#\s*Benchmarking\s+(\S+)\s*$")
 PROCESSES = re.compile(r"^#?\s*\(?\s*#?\s*processes\s*=\s*(\d+)")
 GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups?\s+of\s+(\d+)\s+processes")
+# The defects cell of a -check row whose benchmark has no data check (a barrier).
+NOT_CHECKED = "not checked"
 MODE = re.compile(r"^#\s*MODE:\s*(AGGREGATE|NON-AGGREGATE)\s*$", re.I)
 
 # Column heading (unit stripped, lower case) -> JSON field, as effbench's JSON names it
@@ -151,13 +153,17 @@ class _Output:
         self._data_row(lineno, line)
 
     def _data_row(self, lineno: int, line: str) -> None:
-        tokens, columns = line.split(), self.columns
+        # -check's "not checked" (a benchmark without a data check) is one cell
+        tokens, columns = re.findall(NOT_CHECKED + r"|\S+", line), self.columns
         if columns is None or len(tokens) != len(columns) or not all(
-                tok == "-" or is_number(tok) for tok in tokens):
+                tok in ("-", NOT_CHECKED) or is_number(tok) for tok in tokens):
             self.skipped += 1  # not a row of this table: a message that landed in it
             return
         # effbench prints what does not exist as "-"
-        values = {name: None if tok == "-" else float(tok) for name, tok in zip(columns, tokens)}
+        values = {name: None if tok in ("-", NOT_CHECKED) else float(tok)
+                  for name, tok in zip(columns, tokens)}
+        if "defects" in values:
+            values["checked"] = NOT_CHECKED not in tokens
         self.results.append(_row(self.path, lineno, self.component, self.bench, self.procs,
                                  self.mode, self.groups, values))
         self.result_lines.append(lineno)
@@ -225,6 +231,7 @@ def _row(path, lineno, component, bench, procs, mode, groups, values):
             rec[key] = values[key]
     if "defects" in values:
         rec["defects"] = integer("defects")
+        rec["checked"] = values["checked"]
     for key in EXTRA_COLUMNS:
         if key in values:
             rec[key] = values[key]

@@ -124,7 +124,8 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     eb_imb2021_print_header(o);
     if (o->check)
         printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
-               "# untimed pass; defects are counted in the last column.\n"
+               "# untimed pass; defects are counted in the last column (\"not checked\"\n"
+               "# where a benchmark has no data check).\n"
                "# Timings of a checked run are not for publication.\n");
     if (o->family->print_settings)
         o->family->print_settings(o);
@@ -236,7 +237,12 @@ void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
     for (eb_column *c = cols; c->header; c++) {
         switch (c->id) {
         case COL_GROUP: printf("%*d", COL_W, row->group); break;
-        case COL_DEFECTS: print_num((double)row->defects); break;
+        case COL_DEFECTS:
+            if (row->checked)
+                print_num((double)row->defects);
+            else
+                printf("%*s", COL_W, "not checked");
+            break;
         case COL_REP_MIN: print_num(row->rep_min); break;
         case COL_REP_MAX: print_num(row->rep_max); break;
         case COL_SPREAD: print_num(row->spread); break;

@@ -38,6 +38,8 @@ void eb_jsonl_result(const eb_row *row, const char *component)
         eb_json_int(&j, "defects", row->defects);
     else
         eb_json_null(&j, "defects");
+    if (row->checked >= 0) /* -check: false where the benchmark has no data check */
+        eb_json_bool(&j, "checked", row->checked);
     eb_json_str(&j, "sync", row->sync_window ? "window" : "barrier");
     if (row->sync_window) {
         eb_json_num(&j, "valid_fraction", row->valid_fraction);
