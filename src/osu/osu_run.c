@@ -7,6 +7,7 @@
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/listing.h"
 #include "core/mpi_features.h"
 #include "core/registry.h"
 #include "osu/osu.h"
@@ -336,12 +337,44 @@ static int osu_main(const eb_component *self, int argc, char **argv)
 
 static int osu_claims(const char *prog) { return osu_find(prog) != NULL; }
 
+/* `effbench --list-json`: every program, with OSU's type, its process rule,
+ * the MPI calls it needs (missing ones: "refused" and the reason). */
+static void osu_list_json(const eb_component *self, eb_json *benchmarks)
+{
+    static const char *const bench_names[] = {"pt2pt", "collective", "one_sided", "mbw_mr",
+                                              "startup"};
+    (void)self;
+    for (int i = 0; i < osu_prog_count(); i++) {
+        const osu_prog *p = osu_prog_at(i);
+        eb_listing_entry e = {.component = "osu", .name = p->name, .program = p->name,
+                              .cls = bench_names[p->bench], .is_default = 1,
+                              .checked = p->check != NULL, .reduction = p->reduction,
+                              .min_procs = p->min_procs, .fixed_procs = p->exact_procs};
+        eb_listing_open_entry(benchmarks, &e);
+        eb_json_str(benchmarks, "title", p->title);
+        eb_json_str(benchmarks, "optstring", p->optstring);
+        eb_json_bool(benchmarks, "even_procs", p->even_procs);
+        eb_json_array(benchmarks, "needs");
+        for (unsigned f = 1; f <= EB_MPI_LARGE_COUNT; f <<= 1)
+            if (p->needs & f)
+                eb_json_str(benchmarks, NULL, eb_mpi_feature_call((eb_mpi_feature)f));
+        eb_json_close(benchmarks);
+        unsigned missing = eb_mpi_missing(p->needs);
+        eb_json_bool(benchmarks, "runs_here", !missing);
+        if (missing)
+            eb_json_str(benchmarks, "refused_because",
+                        eb_mpi_feature_call((eb_mpi_feature)(missing & -missing)));
+        eb_json_close(benchmarks);
+    }
+}
+
 static const eb_component osu_component = {
     .name = "osu",
     .summary = "the OSU Micro-Benchmarks 7.4 programs (osu_latency, osu_bw, osu_allreduce, ...)",
     .order = 70,
     .main = osu_main,
     .claims = osu_claims,
+    .list_json = osu_list_json,
 };
 
 EB_CONSTRUCTOR(register_osu)
