@@ -458,7 +458,10 @@ int osu_parse(const osu_prog *p, osu_options *o, int argc, char **argv, char *er
 
 void osu_print_help(const osu_prog *p, FILE *f)
 {
-    fprintf(f, "Usage: %s [options]\nOptions:\n", p->name);
+    if (p->usage)
+        fputs(p->usage, f);
+    else
+        fprintf(f, "Usage: %s [options]\nOptions:\n", p->name);
     for (const char *s = p->optstring; *s; s++) {
         if (*s == ':' || *s == '+')
             continue;

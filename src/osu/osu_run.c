@@ -107,6 +107,8 @@ static long planned_rows(const osu_prog *p, const osu_options *o)
 {
     if (p->no_size)
         return 1;
+    if (p->one_row)
+        return o->ndtypes;
     long rows = 0;
     for (int d = 0; d < o->ndtypes; d++) {
         int ts;
@@ -274,8 +276,10 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
         c->dtype = st->o.dtypes[d];
         MPI_Type_size(c->dtype, &c->dtype_size);
         table_start(st);
-        /* the barriers: one row, no size (0) */
-        size_t lo = st->p->no_size ? 0 : st->o.min_size, hi = st->p->no_size ? 0 : st->o.max_size;
+        /* the barriers: one row, no size (0); one_row: the datatype's size
+         * only, whatever -m says */
+        size_t lo = st->p->no_size ? 0 : st->p->one_row ? (size_t)c->dtype_size : st->o.min_size;
+        size_t hi = st->p->no_size ? 0 : st->p->one_row ? (size_t)c->dtype_size : st->o.max_size;
         for (size_t s = lo; s <= hi && !defects; s = next_size(s)) {
             if ((s && s / (size_t)c->dtype_size == 0) || already_done(st, s))
                 continue;

@@ -1,0 +1,103 @@
+/* OSU 7.4's one-sided programs (docs/osu/one-sided.md): the state they
+ * share, the window of each row in the flavour of -w, the synchronisation
+ * of -s around the program's RMA call (osu_rma_sync.c), and their text.
+ *
+ *   osu_rma_win.c     windows (-w), their refusal, the header and rows
+ *   osu_rma_sync.c    OSU's timed loops per -s, and one checked epoch
+ *   osu_rma.c         put / get latency and bandwidth, put bi-bandwidth
+ *   osu_rma_atomic.c  accumulate, get_accumulate, fetch_and_op, compare_and_swap
+ *
+ * Two processes; rank 0 is the origin of the passive-target syncs (lock,
+ * lock_all, flush, flush_local), both are origins in the active ones as
+ * OSU's loops have it. */
+#ifndef EB_OSU_RMA_H
+#define EB_OSU_RMA_H
+
+#include "osu/osu.h"
+
+/* How a program's iteration uses the synchronisation (OSU's three loop shapes). */
+typedef enum {
+    RMA_LATENCY, /* one call; fence / pscw: rank 1 answers, time / 2 */
+    RMA_UNI,     /* -W calls from rank 0; rank 1 only synchronises */
+    RMA_BI,      /* -W calls from both ranks (fence, pscw only) */
+} rma_shape;
+
+typedef struct osu_rma osu_rma;
+
+/* The program's RMA call: the k-th of an iteration, toward `target`, at
+ * window offset disp + k * bytes. */
+typedef void (*rma_call)(const osu_ctx *c, osu_rma *r, int target, size_t k);
+
+/* What a program is, beyond its descriptor (its descriptor's .priv-less
+ * static data: the family keeps it next to the descriptor). */
+typedef struct {
+    rma_call call;
+    rma_shape shape;
+    int lock_exclusive;  /* -s lock: MPI_LOCK_EXCLUSIVE (fop, cas, get_acc) */
+    int flush_exclusive; /* -s flush / flush_local: the lock around the loop is exclusive (get_acc) */
+    int passive_barrier; /* a barrier before the passive loops (fop, cas) */
+    int window_per_max;  /* the window is max_size bytes, made once per row (fop, cas) */
+    int atomic_summary;  /* -c prints OSU's "Atomic Data Validation results" (acc, fop, cas) */
+    int no_datatype_line;/* get_acc: its header has no "# Datatype" line */
+} rma_kind;
+
+/* Per-rank tally of the checked passes, for OSU's atomic summary. */
+typedef struct {
+    long trials[OSU_MAX_DTYPES], failures[OSU_MAX_DTYPES];
+    long first[OSU_MAX_DTYPES], last[OSU_MAX_DTYPES];
+    int checked[OSU_MAX_DTYPES]; /* this rank verified data of that datatype */
+} rma_tally;
+
+struct osu_rma {
+    const rma_kind *kind;
+    MPI_Win win;
+    int win_open;
+    char *origin;   /* the origin's buffer (sbuf / rbuf): max_size * -W bytes */
+    char *result;   /* get_accumulate / fetch_and_op / compare_and_swap results */
+    char *compare;  /* compare_and_swap's compare value */
+    char *memory;   /* -w create / dynamic: the window's memory (max bytes) */
+    char *base;     /* this rank's window memory of the current row */
+    size_t win_bytes;
+    MPI_Aint disp;  /* the target's displacement: its address under -w dynamic, else 0 */
+    MPI_Group peer; /* the other rank, for post / start */
+    int dtype_index;/* the current -T datatype (0..) */
+    rma_tally tally;
+};
+
+/* osu_rma_win.c ------------------------------------------------------- */
+
+/* setup for every one-sided program: buffers, the -w/-s checks (a flavour
+ * the library cannot create is refused), the peer group. */
+int osu_rma_setup(osu_ctx *c, const rma_kind *kind, char *err, size_t n);
+void osu_rma_teardown(osu_ctx *c);
+/* "flush_local": the -s name of a synchronisation. */
+const char *osu_rma_sync_name(osu_sync s);
+/* The current row's window (the previous row's freed): `bytes` of window
+ * memory in the -w flavour, as OSU makes one per message size. */
+void osu_rma_open(osu_ctx *c, size_t bytes);
+/* OSU's header of a table, rows, and nothing before the first table (its
+ * title belongs to each table). */
+void osu_rma_preamble(const osu_ctx *c, FILE *f);
+void osu_rma_header(const osu_ctx *c, FILE *f);
+void osu_rma_row(const osu_ctx *c, const osu_row *row, FILE *f);
+
+/* osu_rma_sync.c ------------------------------------------------------ */
+
+/* OSU's loop of the current size under -s: c->skip + c->iterations
+ * iterations of `ops` calls; per timed iteration the seconds into t[i]
+ * (rank 0; t may be NULL).  Returns rank 0's seconds from the first timed
+ * iteration to the end, as OSU's t_end - t_start. */
+double osu_rma_loop(osu_ctx *c, int ops, double *t);
+/* One iteration of the same synchronisation, untimed (the checked pass);
+ * passive syncs lock and unlock around it. */
+void osu_rma_epoch(osu_ctx *c, int ops);
+/* Which ranks issue calls / receive them under -s for the kind's shape. */
+int osu_rma_is_origin(const osu_ctx *c);
+int osu_rma_is_target(const osu_ctx *c);
+/* OSU's factor of a latency: 1/2 for fence and pscw round trips. */
+double osu_rma_latency_factor(const osu_ctx *c);
+
+/* Rank 0 fills the row from its loop time (latency rows, microseconds). */
+void osu_rma_latency_row(osu_ctx *c, double t, osu_row *row);
+
+#endif

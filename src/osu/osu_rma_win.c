@@ -1,0 +1,198 @@
+/* The one-sided programs' windows (-w create | allocate | dynamic), made
+ * per row as OSU makes them per message size, a flavour the MPI library
+ * cannot create refused before the first row, and OSU's one-sided text:
+ * each table has its own title, "# Window creation", "# Synchronization",
+ * "# Datatype" lines and column line (print_header_one_sided's format). */
+#include "osu/osu_rma.h"
+
+#include "core/error.h"
+#include "osu/osu_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W OSU_FIELD_WIDTH
+#define P OSU_FLOAT_PRECISION
+
+/* OSU's names of the window calls and synchronisations (by osu_win / osu_sync). */
+static const char *const WIN_CALLS[] = {"MPI_Win_create", "MPI_Win_allocate",
+                                        "MPI_Win_create_dynamic"};
+static const char *const WIN_OPTS[] = {"create", "allocate", "dynamic"};
+static const char *const SYNC_CALLS[] = {"MPI_Win_lock/unlock", "MPI_Win_post/start/complete/wait",
+                                         "MPI_Win_fence", "MPI_Win_flush", "MPI_Win_flush_local",
+                                         "MPI_Win_lock_all/unlock_all"};
+
+static size_t ops_per_iteration(const osu_ctx *c, const rma_kind *k)
+{
+    return k->shape == RMA_LATENCY ? 1 : (size_t)c->o->window_size;
+}
+
+/* The window memory of the largest row. */
+static size_t max_window(const osu_ctx *c, const rma_kind *k)
+{
+    return k->window_per_max ? c->o->max_size : c->o->max_size * ops_per_iteration(c, k);
+}
+
+/* A window of `bytes` in the -w flavour; the MPI error code. */
+static int create(osu_ctx *c, osu_rma *r, size_t bytes)
+{
+    int rc;
+    MPI_Aint len = (MPI_Aint)bytes;
+    switch (c->o->win) {
+    case OSU_WIN_CREATE:
+        r->base = r->memory;
+        return MPI_Win_create(r->memory, len, 1, MPI_INFO_NULL, c->comm, &r->win);
+    case OSU_WIN_ALLOCATE:
+        return MPI_Win_allocate(len, 1, MPI_INFO_NULL, c->comm, &r->base, &r->win);
+    default:
+        rc = MPI_Win_create_dynamic(MPI_INFO_NULL, c->comm, &r->win);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        r->base = r->memory;
+        rc = MPI_Win_attach(r->win, r->memory, len);
+        MPI_Aint mine;
+        MPI_Get_address(r->memory, &mine);
+        MPI_Sendrecv(&mine, 1, MPI_AINT, 1 - c->rank, 0, &r->disp, 1, MPI_AINT, 1 - c->rank, 0,
+                     c->comm, MPI_STATUS_IGNORE);
+        return rc;
+    }
+}
+
+static void close_window(const osu_ctx *c, osu_rma *r)
+{
+    if (!r->win_open)
+        return;
+    if (c->o->win == OSU_WIN_DYNAMIC)
+        MPI_Win_detach(r->win, r->memory);
+    MPI_Win_free(&r->win);
+    r->win_open = 0;
+}
+
+/* "Open MPI v4.1.4" out of the library's version string. */
+static void library_name(char *out, size_t n)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len;
+    MPI_Get_library_version(lib, &len);
+    lib[strcspn(lib, ",\n")] = '\0';
+    snprintf(out, n, "%s", lib);
+}
+
+/* Before the first row: can the library make this flavour here?  (Open MPI
+ * 4.1's default osc/rdma cannot MPI_Win_create in a container.) */
+static int probe_flavour(osu_ctx *c, osu_rma *r, char *err, size_t n)
+{
+    MPI_Errhandler old;
+    MPI_Comm_get_errhandler(c->comm, &old);
+    MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    int rc = create(c, r, 1), bad = rc != MPI_SUCCESS, any_bad;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, c->comm);
+    if (!bad && !any_bad)
+        r->win_open = 1, close_window(c, r);
+    MPI_Comm_set_errhandler(c->comm, old);
+    MPI_Errhandler_free(&old);
+    r->disp = 0;
+    if (!bad)
+        return 0;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING], why[MPI_MAX_ERROR_STRING];
+    int len;
+    library_name(lib, sizeof lib);
+    MPI_Error_string(rc, why, &len);
+    return eb_err(err, n, "%s: -w %s (%s) with -s %s is not possible under %s: %s%s",
+                  c->prog->name, WIN_OPTS[c->o->win], WIN_CALLS[c->o->win],
+                  osu_rma_sync_name(c->o->sync), lib, why,
+                  strncmp(lib, "Open MPI", 8) ? ""
+                  : " (its default one-sided component osc/rdma; OMPI_MCA_osc=pt2pt makes "
+                    "every flavour, see docs/osu/one-sided.md)");
+}
+
+const char *osu_rma_sync_name(osu_sync s)
+{
+    static const char *const names[] = {"lock", "pscw", "fence", "flush", "flush_local",
+                                        "lock_all"};
+    return names[s];
+}
+
+int osu_rma_setup(osu_ctx *c, const rma_kind *kind, char *err, size_t n)
+{
+    osu_rma *r = calloc(1, sizeof *r);
+    if (!r)
+        return eb_err(err, n, "%s: out of memory", c->prog->name);
+    c->priv = r;
+    r->kind = kind;
+    size_t ops = ops_per_iteration(c, kind);
+    r->origin = osu_alloc(c->o->max_size * ops);
+    r->result = osu_alloc(c->o->max_size);
+    r->compare = osu_alloc(c->o->max_size);
+    if (c->o->win != OSU_WIN_ALLOCATE)
+        r->memory = osu_alloc(max_window(c, kind));
+    MPI_Group all;
+    int other = 1 - c->rank;
+    MPI_Comm_group(c->comm, &all);
+    MPI_Group_incl(all, 1, &other, &r->peer);
+    MPI_Group_free(&all);
+    return probe_flavour(c, r, err, n);
+}
+
+void osu_rma_teardown(osu_ctx *c)
+{
+    osu_rma *r = c->priv;
+    close_window(c, r);
+    MPI_Group_free(&r->peer);
+    free(r->origin);
+    free(r->result);
+    free(r->compare);
+    free(r->memory);
+    free(r);
+    c->priv = NULL;
+}
+
+void osu_rma_open(osu_ctx *c, size_t bytes)
+{
+    osu_rma *r = c->priv;
+    close_window(c, r);
+    r->disp = 0;
+    r->win_bytes = bytes;
+    if (create(c, r, bytes) != MPI_SUCCESS)
+        eb_abort("%s: %s of %zu bytes failed", c->prog->name, WIN_CALLS[c->o->win], bytes);
+    r->win_open = 1;
+    /* OSU's initial contents: 'a' everywhere, the atomics' target 'b', result 'c' */
+    memset(r->origin, 'a', r->kind->shape == RMA_LATENCY ? c->o->max_size
+                           : c->o->max_size * (size_t)c->o->window_size);
+    memset(r->base, r->kind->window_per_max ? 'b' : 'a', bytes);
+    memset(r->result, 'c', c->o->max_size);
+    memset(r->compare, 'a', c->o->max_size);
+    MPI_Barrier(c->comm);
+}
+
+/* The title comes with each table (OSU prints its header per datatype). */
+void osu_rma_preamble(const osu_ctx *c, FILE *f)
+{
+    (void)c, (void)f;
+}
+
+void osu_rma_header(const osu_ctx *c, FILE *f)
+{
+    const osu_rma *r = c->priv;
+    int bw = c->prog->row == OSU_ROW_BANDWIDTH;
+    osu_text_title(c->prog, f);
+    fprintf(f, "# Window creation: %s\n", WIN_CALLS[c->o->win]);
+    fprintf(f, "# Synchronization: %s\n", SYNC_CALLS[c->o->sync]);
+    if (!r->kind->no_datatype_line)
+        osu_text_datatype(c, f);
+    fprintf(f, "%-*s%*s", 10, "# Size", W, bw ? "Bandwidth (MB/s)" : "Latency (us)");
+    if (c->o->validate)
+        fprintf(f, "%*s", W, "Validation");
+    osu_text_percentile_titles(c->o, bw, f);
+    fputc('\n', f);
+}
+
+void osu_rma_row(const osu_ctx *c, const osu_row *row, FILE *f)
+{
+    int bw = c->prog->row == OSU_ROW_BANDWIDTH;
+    fprintf(f, "%-*zu%*.*f", 10, row->bytes, W, P, bw ? row->mb_per_s : row->avg_us);
+    if (c->o->validate) /* OSU's one-sided words */
+        fprintf(f, "%*s", W, row->defects > 0 ? "failed" : "passed");
+    osu_text_percentile_values(c->o, row, f);
+    fputc('\n', f);
+}
