@@ -14,14 +14,15 @@
  *   collectives that deliver data (Bcast to non-roots, Reduce at the root,
  *   Allreduce, Gather(v) at the root, Allgather(v), Scatter(v), Alltoall(v),
  *   Reduce_scatter(_block), Scan) and MPI_Reduce_local's in-out buffer;
- * - one-sided transfers this rank originates (MPI_BYTE, MPI_FLOAT, MPI_INT),
+ * - one-sided transfers this rank originates (MPI_BYTE, MPI_FLOAT, MPI_INT,
+ *   MPI_CHAR: OSU's),
  *   counted when issued.  Put-like (MPI_Put, MPI_Accumulate): the chosen one
  *   is sent from a flipped copy of the origin buffer, so the flip lands in
  *   the target window when the benchmark's synchronisation completes it.
  *   Get-like (MPI_Get, MPI_Get_accumulate, MPI_Fetch_and_op,
  *   MPI_Compare_and_swap): the result buffer is flipped right after the
  *   synchronisation that completes it (MPI_Win_fence, MPI_Win_flush(_local)
- *   (_all), MPI_Win_unlock(_all) on that window and target);
+ *   (_all), MPI_Win_unlock(_all), MPI_Win_complete on that window and target);
  * - file reads of any type: MPI_File_read(_at)(_all), _read_shared,
  *   _read_ordered, the MPI_File_iread(_at)(_shared) requests completed as
  *   above, and the split collectives at their _end. */
@@ -402,7 +403,7 @@ int MPI_Ireduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype 
 }
 
 /* ---- one-sided: counted at the origin when issued ---- */
-static int is_rma_data(MPI_Datatype t) { return is_data(t) || t == MPI_INT; }
+static int is_rma_data(MPI_Datatype t) { return is_data(t) || t == MPI_INT || t == MPI_CHAR; }
 
 /* Put-like: the chosen payload goes out from a flipped copy (kept until
  * MPI_Finalize: it must outlive the transfer's completion). */
@@ -489,6 +490,13 @@ int MPI_Compare_and_swap(const void *ob, const void *cb, void *rb, MPI_Datatype 
 int MPI_Win_fence(int assert_, MPI_Win win)
 {
     int rc = PMPI_Win_fence(assert_, win);
+    synced(win, -1);
+    return rc;
+}
+
+int MPI_Win_complete(MPI_Win win)
+{
+    int rc = PMPI_Win_complete(win);
     synced(win, -1);
     return rc;
 }
