@@ -41,11 +41,12 @@ typedef struct {
     int no_datatype_line;/* get_acc: its header has no "# Datatype" line */
 } rma_kind;
 
-/* Per-rank tally of the checked passes, for OSU's atomic summary. */
+/* Per-rank tally of the checked passes, for OSU's atomic summary (longs
+ * only: rank 0 gathers it as MPI_LONG). */
 typedef struct {
     long trials[OSU_MAX_DTYPES], failures[OSU_MAX_DTYPES];
     long first[OSU_MAX_DTYPES], last[OSU_MAX_DTYPES];
-    int checked[OSU_MAX_DTYPES]; /* this rank verified data of that datatype */
+    long checked[OSU_MAX_DTYPES]; /* this rank verified data of that datatype */
 } rma_tally;
 
 struct osu_rma {

@@ -245,8 +245,8 @@ static void atomic_teardown(osu_ctx *c)
     osu_rma *r = c->priv;
     if (c->o->validate && r->kind->atomic_summary) {
         rma_tally all[2];
-        MPI_Gather(&r->tally, (int)sizeof r->tally, MPI_BYTE, all, (int)sizeof r->tally,
-                   MPI_BYTE, 0, c->comm);
+        int n = (int)(sizeof r->tally / sizeof(long));
+        MPI_Gather(&r->tally, n, MPI_LONG, all, n, MPI_LONG, 0, c->comm);
         if (c->rank == 0) {
             print_summary(c, 0, &all[0]);
             print_summary(c, 1, &all[1]);

@@ -45,8 +45,8 @@ static int create(osu_ctx *c, osu_rma *r, size_t bytes)
         r->base = r->memory;
         return MPI_Win_create(r->memory, len, 1, MPI_INFO_NULL, c->comm, &r->win);
     case OSU_WIN_ALLOCATE:
-        /* whole 64-byte blocks: MPICH 4.0.2 (ch4) puts data next to a
-         * shared-memory window of other sizes (docs/osu/one-sided.md) */
+        /* whole 64-byte blocks: MPICH 4.0.2 (ch4) puts data beside a shared-
+         * memory window not a multiple of 16 bytes (docs/osu/one-sided.md) */
         len = (len + ALLOCATE_BLOCK - 1) / ALLOCATE_BLOCK * ALLOCATE_BLOCK;
         return MPI_Win_allocate(len, 1, MPI_INFO_NULL, c->comm, &r->base, &r->win);
     default:
@@ -194,12 +194,12 @@ void osu_rma_open(osu_ctx *c, size_t bytes)
     if (create(c, r, bytes) != MPI_SUCCESS)
         eb_abort("%s: %s of %zu bytes failed", c->prog->name, WIN_CALLS[c->o->win], bytes);
     r->win_open = 1;
-    /* OSU's initial contents: 'a' everywhere, the atomics' target 'b', result 'c' */
-    memset(r->origin, 'a', r->kind->shape == RMA_LATENCY ? c->o->max_size
-                           : c->o->max_size * (size_t)c->o->window_size);
+    /* OSU's initial contents of what the row uses: 'a', the atomics' target
+     * 'b', their result 'c' */
+    memset(r->origin, 'a', r->kind->window_per_max ? c->bytes : bytes);
     memset(r->base, r->kind->window_per_max ? 'b' : 'a', bytes);
-    memset(r->result, 'c', c->o->max_size);
-    memset(r->compare, 'a', c->o->max_size);
+    memset(r->result, 'c', c->bytes);
+    memset(r->compare, 'a', c->bytes);
     MPI_Barrier(c->comm);
 }
 
