@@ -91,7 +91,10 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
     }
     check_procs(p, run->procs);
     unsigned need = p->needs | (st->o.session ? EB_MPI_SESSIONS : 0);
-    if (eb_mpi_refusal(need, p->name, msg, sizeof msg))
+    char what[96];
+    snprintf(what, sizeof what, "%s%s", p->name,
+             eb_mpi_missing(need) == EB_MPI_SESSIONS ? " -I" : "");
+    if (eb_mpi_refusal(need, what, msg, sizeof msg))
         eb_exit_all(EB_EXIT_USAGE, msg);
     apply_mem_limit(p, &st->o, run->procs, run->rank);
     run->json_path = st->o.json_path;

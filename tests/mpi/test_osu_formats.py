@@ -1,0 +1,121 @@
+"""effbench's OSU programs against real OSU 7.4 output (tests/python/data/samples/osu, made by
+bench/osu-samples from OSU's own source, docs/osu.md): the same command line gives the same
+text, numbers masked; a command line OSU refuses is refused, naming what OSU names; a help
+lists the options OSU's lists.  Samples of this test's MPI library only (the MPICH stage of
+scripts/test runs the MPICH ones)."""
+import json
+import re
+
+import pytest
+
+from effb import MPI, SAMPLES, run
+from osu_helpers import mask_numbers
+
+OSU = SAMPLES / "osu"
+INDEX = json.loads((OSU / "index.json").read_text())
+
+
+def mine(kind, exits=None):
+    """This library's samples of one kind (run, bad, help); MPICH runs on at most 2 ranks
+    here (more busy-poll on 2 cores)."""
+    out = []
+    for s in INDEX:
+        if not s["file"].startswith(kind + "/") or s["mpi"] != MPI:
+            continue
+        if MPI == "mpich" and s["np"] > 2:
+            continue
+        if exits is not None and s["exit"] not in exits:
+            continue
+        out.append(pytest.param(s, id=s["file"].split("/", 2)[2].removesuffix(".out")))
+    return out
+
+
+def masked(text):
+    """Numbers masked, and the one line OSU prints without a fixed width (the neighbourhood
+    programs' topology time) reduced to its words."""
+    text = re.sub(r"(Time took to create topology graph:)\s*[\d.]+( us\.)", r"\1 T\2", text)
+    return mask_numbers(text)
+
+
+def osu_err(s):
+    return (OSU / s["stderr_file"]).read_text() if s["stderr_file"] else ""
+
+
+def test_the_index_covers_every_program():
+    """A sample for every OSU program effbench lists (and no program OSU lacks)."""
+    from effb import listing
+    listed = {b["name"] for b in listing()["benchmarks"] if b["component"] == "osu"}
+    sampled = {s["program"] for s in INDEX}
+    assert listed - sampled == set()
+    assert sampled - listed <= {"osu_latency_mt"}  # threads: the IMB-MT issue
+
+
+@pytest.mark.parametrize("s", mine("run", exits={0}))
+def test_same_text_as_osu(s):
+    r = run(s["np"], s["program"], *s["args"], timeout=240, cwd=OSU)
+    assert r.returncode == 0, r
+    want = (OSU / s["file"]).read_text()
+    assert masked(r.stdout) == masked(want), (
+        f"{s['program']} {' '.join(s['args'])}:\n--- OSU\n{want}\n--- effbench\n{r.stdout}")
+
+
+def osu_fail_rows(text):
+    return [line for line in text.splitlines() if re.search(r"\b(Fail|failed)\b", line)]
+
+
+@pytest.mark.parametrize("s", mine("run", exits={1}))
+def test_where_osu_fails_itself(s):
+    """OSU 7.4's own -c fails on correct data (MPI_CHAR sums that overflow its expected
+    values, MPICH's persistent collectives), and its fan-in/out refuse one node: effbench's
+    check passes every row of the same command line, or refuses it with a reason."""
+    r = run(s["np"], s["program"], *s["args"], timeout=240, cwd=OSU)
+    if r.returncode == 2:
+        assert "effbench: error:" in r.stderr, r
+        return
+    assert r.returncode == 0, r
+    out = (OSU / s["file"]).read_text()
+    assert osu_fail_rows(out) or "This test" in osu_err(s) or "node" in osu_err(s), s
+    assert not osu_fail_rows(r.stdout), r.stdout
+
+
+def problem_of(s):
+    """OSU's words for what is wrong (the stderr line 'MESSAGE [-x ARG]') and the option."""
+    for line in osu_err(s).splitlines():
+        m = re.match(r"^(.*?) \[-(\S)", line)
+        if m:
+            return m.group(1).strip(), m.group(2)
+    return None, None
+
+
+@pytest.mark.parametrize("s", mine("bad"))
+def test_bad_command_lines(s):
+    r = run(s["np"], s["program"], *s["args"], timeout=240, cwd=OSU)
+    if s["exit"] == 0:
+        # OSU ran (or printed an empty table): effbench runs it the same, or refuses it
+        # with a message (it never runs with a malformed value)
+        if r.returncode == 0:
+            assert masked(r.stdout) == masked((OSU / s["file"]).read_text()), r
+        else:
+            assert r.returncode == 2 and "effbench: error:" in r.stderr, r
+        return
+    # OSU refused (or hung: effbench ends)
+    assert r.returncode == 2, r
+    assert r.stderr.count("effbench: error:") == 1, r
+    words, opt = problem_of(s)
+    if words:
+        # OSU's words, or effbench's naming the option (OSU names some by a NUL byte)
+        opts = [f"-{opt}"] if opt.isprintable() else [a for a in s["args"] if a.startswith("-")]
+        assert words in r.stderr or any(o in r.stderr for o in opts), (words, opts, r.stderr)
+
+
+def option_letters(text):
+    return sorted(set(re.findall(r"^  -(\w), --", text, re.M)))
+
+
+@pytest.mark.parametrize("s", [p for p in mine("help", exits={0})
+                               if "Usage:" in (OSU / p.values[0]["file"]).read_text()])
+def test_help_lists_osu_options(s):
+    r = run(s["np"], s["program"], *s["args"], timeout=120, cwd=OSU)
+    assert r.returncode == 0, r
+    want = (OSU / s["file"]).read_text()
+    assert option_letters(r.stdout) == option_letters(want), (r.stdout, want)
