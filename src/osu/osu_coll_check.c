@@ -3,10 +3,10 @@
  * with each iteration's data and verifies every byte or element).
  *
  * Moved data: each block carries the pattern (core/buffers.h) of its sender
- * and, for personalised calls (scatter, all-to-all), of its receiver too, so
- * a block delivered to the wrong rank or slot is a defect; iteration i's
- * pattern differs from i-1's, so a stale buffer is one too.  Reductions:
- * small integers whose sums are exact in every -T type. */
+ * and, for personalised calls (scatter, all-to-all, neighbourhood all-to-all),
+ * of its receiver too, so a block delivered to the wrong rank or slot is a
+ * defect; iteration i's pattern differs from i-1's, so a stale buffer is one
+ * too.  Reductions: small integers whose sums are exact in every -T type. */
 #include "osu/osu_coll.h"
 
 #include "core/buffers.h"
@@ -62,7 +62,6 @@ static int is_reduction(coll_flow f)
 {
     return f == FLOW_REDUCE || f == FLOW_ALLREDUCE || f == FLOW_REDUCE_SCATTER;
 }
-
 
 void coll_fill(osu_ctx *c, long i)
 {
