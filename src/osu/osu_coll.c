@@ -40,39 +40,30 @@ void coll_row(osu_ctx *c, double t_us, osu_row *row)
 
 /* ---- the blocking call ---------------------------------------------------- */
 
-static void prepare_call(osu_ctx *c, long i) { coll_args_for(c, coll_root(c, i)); }
-
 static void run_call(osu_ctx *c)
 {
     const coll_state *st = c->priv;
-    coll_call_of(coll_prog_of(c)->kind)->call(&st->a, c->comm);
+    coll_call_for(c)->call(&st->a, st->comm);
 }
 
-static void blocking_measure(osu_ctx *c, osu_row *row)
+static const coll_loop blocking_loop = {coll_args_at, run_call};
+
+void coll_blocking_measure(osu_ctx *c, osu_row *row)
 {
-    static const coll_loop loop = {prepare_call, run_call};
     coll_layout(c);
-    coll_row(c, coll_timed(c, &loop), row);
+    coll_row(c, coll_timed(c, &blocking_loop), row);
 }
 
-static long blocking_check(osu_ctx *c)
+long coll_blocking_check(osu_ctx *c)
 {
-    long defects = 0;
     coll_layout(c);
-    for (long i = 0; i < c->iterations; i++) {
-        prepare_call(c, i);
-        coll_fill(c, i);
-        MPI_Barrier(c->comm);
-        run_call(c);
-        defects += coll_verify(c, i);
-    }
-    return defects;
+    return coll_checked(c, &blocking_loop);
 }
 
 /* ---- the programs ------------------------------------------------------------ */
 
-#define BLOCKING COLL_PROG_COMMON, .measure = blocking_measure, .datatype_lines = 1, \
-    .check = blocking_check
+#define BLOCKING COLL_PROG_COMMON, .measure = coll_blocking_measure, .datatype_lines = 1, \
+    .check = coll_blocking_check
 #define MOVES BLOCKING, .mem_limit = 2   /* -M: OSU limits max size * processes */
 #define REDUCES BLOCKING, .mem_limit = 1, .reduction = 1
 
@@ -100,7 +91,7 @@ static const coll_prog PROGS[] = {
      .kind = COLL_ALLTOALLW, .pre_barrier = 1},
     /* one row without a size; nothing to check; no barrier besides the timed one */
     {.prog = {.name = "osu_barrier", .title = "OSU MPI%s Barrier Latency Test",
-              .optstring = COLL_OPT_BARRIER, COLL_PROG_COMMON, .measure = blocking_measure,
+              .optstring = COLL_OPT_BARRIER, COLL_PROG_COMMON, .measure = coll_blocking_measure,
               .no_size = 1},
      .kind = COLL_BARRIER, .sync = SYNC_NONE},
     /* OSU's broadcast has no barrier before the iterations; its root is 0 */

@@ -3,18 +3,24 @@
  * with each iteration's data and verifies every byte or element).
  *
  * Moved data: each block carries the pattern (core/buffers.h) of its sender
- * and, for personalised calls (scatter, all-to-all), of its receiver too, so
- * a block delivered to the wrong rank or slot is a defect; iteration i's
- * pattern differs from i-1's, so a stale buffer is one too.  Reductions:
- * small integers whose sums are exact in every -T type. */
+ * and, for personalised calls (scatter, all-to-all, neighbourhood all-to-all),
+ * of its receiver too, so a block delivered to the wrong rank or slot is a
+ * defect; iteration i's pattern differs from i-1's, so a stale buffer is one
+ * too.  Reductions: small integers whose sums are exact in every -T type. */
 #include "osu/osu_coll.h"
 
 #include "core/buffers.h"
 
+/* Personalised calls: each receiver gets a block of its own. */
+static int personalised(coll_flow f)
+{
+    return f == FLOW_SCATTER || f == FLOW_ALLTOALL || f == FLOW_NHBR_ALLTOALL;
+}
+
 /* The pattern of a block from `from` to `to` (np ranks). */
 static int block_id(coll_flow flow, int from, int to, int np)
 {
-    return flow == FLOW_SCATTER || flow == FLOW_ALLTOALL ? from * np + to : from;
+    return personalised(flow) ? from * np + to : from;
 }
 
 /* Element k of rank r's data in iteration i. */
@@ -57,14 +63,11 @@ static int is_reduction(coll_flow f)
     return f == FLOW_REDUCE || f == FLOW_ALLREDUCE || f == FLOW_REDUCE_SCATTER;
 }
 
-/* Personalised calls: the input holds one block per receiver. */
-static int one_block_per_receiver(coll_flow f) { return f == FLOW_SCATTER || f == FLOW_ALLTOALL; }
-
 void coll_fill(osu_ctx *c, long i)
 {
     coll_state *st = c->priv;
     const coll_args *a = &st->a;
-    coll_flow flow = coll_call_of(coll_prog_of(c)->kind)->flow;
+    coll_flow flow = coll_call_for(c)->flow;
     int me = c->rank, np = c->size;
     size_t blk = c->count * (size_t)c->dtype_size;
     char *input = (char *)a->input;
@@ -79,7 +82,13 @@ void coll_fill(osu_ctx *c, long i)
     }
     if ((flow == FLOW_BCAST || flow == FLOW_SCATTER) && me != a->root)
         return; /* only the root sends */
-    if (one_block_per_receiver(flow)) {
+    if (flow == FLOW_NHBR_ALLTOALL) { /* block k to the k-th out-neighbour */
+        for (int k = 0; k < st->outdegree; k++)
+            osu_fill(input + (size_t)k * blk, blk, block_id(flow, me, st->destinations[k], np),
+                     i);
+        return;
+    }
+    if (personalised(flow)) { /* the input holds one block per receiver */
         for (int j = 0; j < np; j++)
             osu_fill(input + (size_t)j * blk, blk, block_id(flow, me, j, np), i);
         return;
@@ -101,11 +110,23 @@ static long verify_blocks(const osu_ctx *c, coll_flow flow, const char *p, long 
     return bad;
 }
 
+/* The same for the indegree blocks from the neighbourhood's sources. */
+static long verify_neighbours(const osu_ctx *c, coll_flow flow, long i)
+{
+    const coll_state *st = c->priv;
+    size_t blk = c->count * (size_t)c->dtype_size;
+    long bad = 0;
+    for (int k = 0; k < st->indegree; k++)
+        bad += osu_verify(st->r + (size_t)k * blk, blk,
+                          block_id(flow, st->sources[k], c->rank, c->size), i);
+    return bad;
+}
+
 long coll_verify(const osu_ctx *c, long i)
 {
     const coll_state *st = c->priv;
     const coll_args *a = &st->a;
-    coll_flow flow = coll_call_of(coll_prog_of(c)->kind)->flow;
+    coll_flow flow = coll_call_for(c)->flow;
     int me = c->rank, np = c->size, root = me == a->root;
     size_t blk = c->count * (size_t)c->dtype_size;
     switch (flow) {
@@ -120,6 +141,9 @@ long coll_verify(const osu_ctx *c, long i)
         const char *p = a->rbuf == MPI_IN_PLACE ? st->r + (size_t)me * blk : st->r;
         return osu_verify(p, blk, block_id(flow, a->root, me, np), i);
     }
+    case FLOW_NHBR_ALLGATHER:
+    case FLOW_NHBR_ALLTOALL:
+        return verify_neighbours(c, flow, i);
     case FLOW_REDUCE:
         return root ? check_sums(st->r, c->dtype, 0, c->count, np, i) : 0;
     case FLOW_ALLREDUCE:
@@ -133,4 +157,18 @@ long coll_verify(const osu_ctx *c, long i)
     default:
         return 0;
     }
+}
+
+long coll_checked(osu_ctx *c, const coll_loop *loop)
+{
+    long defects = 0;
+    for (long i = 0; i < c->iterations; i++) {
+        if (loop->prepare)
+            loop->prepare(c, i);
+        coll_fill(c, i);
+        MPI_Barrier(c->comm);
+        loop->run(c);
+        defects += coll_verify(c, i);
+    }
+    return defects;
 }

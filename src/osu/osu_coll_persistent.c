@@ -20,7 +20,7 @@ static void init_request(osu_ctx *c)
     coll_state *st = c->priv;
     coll_layout(c);
     coll_args_for(c, 0);
-    coll_call_of(coll_prog_of(c)->kind)->init(&st->a, c->comm, &st->req);
+    coll_call_for(c)->init(&st->a, st->comm, &st->req);
 }
 
 static void start_wait(osu_ctx *c)
@@ -30,25 +30,20 @@ static void start_wait(osu_ctx *c)
     MPI_Wait(&st->req, MPI_STATUS_IGNORE);
 }
 
+static const coll_loop persistent_loop = {NULL, start_wait};
+
 static void persistent_measure(osu_ctx *c, osu_row *row)
 {
-    static const coll_loop loop = {NULL, start_wait};
     init_request(c);
-    double t = coll_timed(c, &loop);
+    double t = coll_timed(c, &persistent_loop);
     coll_row(c, t, row);
     MPI_Request_free(&((coll_state *)c->priv)->req);
 }
 
 static long persistent_check(osu_ctx *c)
 {
-    long defects = 0;
     init_request(c);
-    for (long i = 0; i < c->iterations; i++) {
-        coll_fill(c, i);
-        MPI_Barrier(c->comm);
-        start_wait(c);
-        defects += coll_verify(c, i);
-    }
+    long defects = coll_checked(c, &persistent_loop);
     MPI_Request_free(&((coll_state *)c->priv)->req);
     return defects;
 }

@@ -13,116 +13,35 @@
  * each iteration's data. */
 #include "osu/osu_nbc.h"
 
-#include "core/buffers.h"
-#include "core/error.h"
 #include "osu/osu_nbc_compute.h"
 
-#include <stdlib.h>
-
-int osu_nbc_root(const osu_ctx *c, long i)
+/* The call on the arguments of coll_args_at, started and completed. */
+static void start_wait(osu_ctx *c)
 {
-    return c->o->root >= 0 ? c->o->root : (int)(i % c->size);
-}
-
-size_t osu_nbc_bytes(const osu_ctx *c) { return c->count * (size_t)c->dtype_size; }
-
-int osu_nbc_in_place(const osu_ctx *c) { return c->o->in_place; }
-
-osu_nbc_args *osu_nbc_args_new(osu_ctx *c, const osu_nbc_call *call)
-{
-    osu_nbc_args *a = eb_calloc(1, sizeof *a);
-    a->call = call;
-    a->comm = c->comm;
-    c->priv = a;
-    return a;
-}
-
-static size_t buffer_bytes(const osu_ctx *c, int blocks, int peers)
-{
-    return (size_t)(blocks == OSU_NBC_PER_PEER ? peers : blocks) * c->o->max_size;
-}
-
-void osu_nbc_alloc(osu_ctx *c, osu_nbc_args *a, int peers)
-{
-    const osu_nbc_call *k = a->call;
-    peers = peers > 0 ? peers : 1;
-    a->s_len = buffer_bytes(c, k->send_blocks, peers);
-    a->r_len = buffer_bytes(c, k->recv_blocks, peers);
-    a->s = a->s_len ? osu_alloc(a->s_len) : NULL;
-    a->r = a->r_len ? osu_alloc(a->r_len) : NULL;
-    size_t n = (size_t)peers;
-    a->scounts = eb_calloc(n, sizeof *a->scounts);
-    a->sdispls = eb_calloc(n, sizeof *a->sdispls);
-    a->rcounts = eb_calloc(n, sizeof *a->rcounts);
-    a->rdispls = eb_calloc(n, sizeof *a->rdispls);
-    a->sdispls_a = eb_calloc(n, sizeof *a->sdispls_a);
-    a->rdispls_a = eb_calloc(n, sizeof *a->rdispls_a);
-    a->stypes = eb_calloc(n, sizeof *a->stypes);
-    a->rtypes = eb_calloc(n, sizeof *a->rtypes);
-}
-
-int osu_nbc_setup(osu_ctx *c, const osu_nbc_call *call, char *err, size_t errlen)
-{
-    if (c->o->root >= c->size)
-        return eb_err(err, errlen, "%s: Root rank('-k') cannot be more than number of "
-                      "processes (-k fixed:%d, %d processes)", c->prog->name, c->o->root,
-                      c->size);
-    if (c->o->ddt)
-        return eb_err(err, errlen, "%s: derived datatypes (-D) are not built for the "
-                      "non-blocking collectives yet: run without -D", c->prog->name);
-    osu_nbc_alloc(c, osu_nbc_args_new(c, call), c->size);
-    return 0;
-}
-
-void osu_nbc_teardown(osu_ctx *c)
-{
-    osu_nbc_args *a = c->priv;
-    if (!a)
-        return;
-    if (a->comm != c->comm)
-        MPI_Comm_free(&a->comm);
-    void *mem[] = {a->s, a->r, a->scounts, a->sdispls, a->rcounts, a->rdispls, a->sdispls_a,
-                   a->rdispls_a, a->stypes, a->rtypes, a->sources, a->destinations};
-    for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
-        free(mem[k]);
-    free(a);
-    c->priv = NULL;
-}
-
-static void run_once(osu_ctx *c, osu_nbc_args *a, long i)
-{
-    if (a->call->call) {
-        a->call->call(c, a, i);
-        return;
-    }
+    coll_state *st = c->priv;
     MPI_Request req;
-    a->call->start(c, a, i, &req);
+    coll_call_for(c)->start(&st->a, st->comm, &req);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
 }
 
 long osu_nbc_check(osu_ctx *c)
 {
-    osu_nbc_args *a = c->priv;
-    long defects = 0;
-    for (long i = 0; i < c->iterations; i++) {
-        a->call->fill(c, a, i);
-        MPI_Barrier(c->comm);
-        run_once(c, a, i);
-        defects += a->call->verify(c, a, i);
-    }
-    return defects;
+    static const coll_loop loop = {coll_args_at, start_wait};
+    coll_layout(c);
+    return coll_checked(c, &loop);
 }
 
 /* Step 1: the rank's pure communication time per call, seconds. */
-static double pure_comm(osu_ctx *c, osu_nbc_args *a)
+static double pure_comm(osu_ctx *c)
 {
     double timer = 0;
     MPI_Barrier(c->comm);
     for (long i = 0; i < c->skip + c->iterations; i++) {
+        coll_args_at(c, i);
         double t0 = MPI_Wtime();
-        run_once(c, a, i);
+        start_wait(c);
         double t = MPI_Wtime() - t0;
-        if (!a->call->unsynced)
+        if (coll_prog_of(c)->sync != SYNC_NONE) /* osu_ibarrier: none */
             MPI_Barrier(c->comm);
         if (i >= c->skip)
             timer += t;
@@ -135,13 +54,16 @@ static double pure_comm(osu_ctx *c, osu_nbc_args *a)
 enum { T_OVERALL, T_COMPUTE, T_TEST, T_WAIT, T_INIT, T_PURE, T_N };
 
 /* Step 2: start, compute for comm_s seconds (with -t tests), wait. */
-static void overlapped(osu_ctx *c, osu_nbc_args *a, double comm_s, double sum[T_N])
+static void overlapped(osu_ctx *c, double comm_s, double sum[T_N])
 {
+    coll_state *st = c->priv;
+    const coll_call *call = coll_call_for(c);
     MPI_Barrier(c->comm);
     for (long i = 0; i < c->skip + c->iterations; i++) {
         MPI_Request req;
+        coll_args_at(c, i);
         double t_start = MPI_Wtime();
-        a->call->start(c, a, i, &req);
+        call->start(&st->a, st->comm, &req);
         double t_started = MPI_Wtime();
         double test = osu_nbc_compute(comm_s, c->o->num_probes, &req);
         double t_computed = MPI_Wtime();
@@ -192,12 +114,10 @@ static void nbc_row(const osu_ctx *c, const double mine[T_N], osu_row *row)
 
 void osu_nbc_measure(osu_ctx *c, osu_row *row)
 {
-    osu_nbc_args *a = c->priv;
-    if (a->call->prepare)
-        a->call->prepare(c, a);
-    double comm_s = pure_comm(c, a);
+    coll_layout(c);
+    double comm_s = pure_comm(c);
     double sum[T_N] = {0};
-    overlapped(c, a, comm_s, sum);
+    overlapped(c, comm_s, sum);
     double mine[T_N];
     for (int k = 0; k < T_N; k++) /* per-call averages in us */
         mine[k] = sum[k] * 1e6 / (double)c->iterations;

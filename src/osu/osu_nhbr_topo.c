@@ -79,7 +79,7 @@ int osu_nhbr_read_graph(const char *path, int me, int np, int **sources, int *in
 /* Every neighbour within rad steps per dimension, the displacement vector
  * counted up from (-rad, ..., -rad) with the last dimension fastest (OSU's
  * order); the process itself left out. */
-static void cart_neighbours(MPI_Comm cart, int d, int rad, int me, osu_nbc_args *a)
+static void cart_neighbours(MPI_Comm cart, int d, int rad, int me, coll_state *a)
 {
     int coords[16], at[16], disp[16];
     MPI_Cart_coords(cart, me, d, coords);
@@ -103,7 +103,7 @@ static void cart_neighbours(MPI_Comm cart, int d, int rad, int me, osu_nbc_args 
     }
 }
 
-static int cart_topology(osu_ctx *c, osu_nbc_args *a, char *err, size_t errlen)
+static int cart_topology(osu_ctx *c, coll_state *a, char *err, size_t errlen)
 {
     int d = c->o->nhbr_dim, rad = c->o->nhbr_rad, periods[16], smallest = c->size;
     a->ndims = d;
@@ -137,7 +137,7 @@ static int *ones(int n)
     return w;
 }
 
-int osu_nhbr_topo_create(osu_ctx *c, osu_nbc_args *a, char *err, size_t errlen)
+int osu_nhbr_topo_create(osu_ctx *c, coll_state *a, char *err, size_t errlen)
 {
     const osu_options *o = c->o;
     int bad = o->nhbr_graph ? osu_nhbr_read_graph(o->nhbr_file, c->rank, c->size, &a->sources,
@@ -167,7 +167,7 @@ int osu_nhbr_topo_create(osu_ctx *c, osu_nbc_args *a, char *err, size_t errlen)
     return 0;
 }
 
-void osu_nhbr_topo_print(const osu_ctx *c, const osu_nbc_args *a, FILE *f)
+void osu_nhbr_topo_print(const osu_ctx *c, const coll_state *a, FILE *f)
 {
     if (!c->o->nhbr_graph) {
         fputs("Dimensions size = ", f);

@@ -10,7 +10,7 @@
 #ifndef EB_OSU_NHBR_TOPO_H
 #define EB_OSU_NHBR_TOPO_H
 
-#include "osu/osu_nbc.h"
+#include "osu/osu_coll.h"
 
 #include <stdio.h>
 
@@ -18,11 +18,11 @@
  * sources, destinations, dims, create_us).  0, or -1 with a user error in
  * err (a radius too large for the grid, an unreadable or malformed file, a
  * rank beyond the process count). */
-int osu_nhbr_topo_create(osu_ctx *c, osu_nbc_args *a, char *err, size_t errlen);
+int osu_nhbr_topo_create(osu_ctx *c, coll_state *a, char *err, size_t errlen);
 
 /* OSU's lines before the title: "Dimensions size = 2 2 " (cart) and
  * "Time took to create topology graph:12.34 us." */
-void osu_nhbr_topo_print(const osu_ctx *c, const osu_nbc_args *a, FILE *f);
+void osu_nhbr_topo_print(const osu_ctx *c, const coll_state *a, FILE *f);
 
 /* The edges of an adjacency-list file for rank `me` of `np`: in-edges'
  * sources and out-edges' destinations in file order (arrays allocated).

@@ -1,0 +1,186 @@
+/* The buffers, counts and displacements OSU 7.4 gives its collectives, the
+ * root of -k and MPI_IN_PLACE of -l: one argument record (coll_args) per
+ * call, for every form of the call (osu_coll_calls.c). */
+#include "osu/osu_coll.h"
+
+#include "core/error.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+/* Bytes of the send and receive buffers for one block of `max` bytes and np
+ * peers, as OSU allocates them (the scatters' receive buffer holds all
+ * blocks: -l's root sends from it). */
+static void extents(coll_flow flow, size_t max, int np, size_t *s, size_t *r)
+{
+    size_t all = max * (size_t)np;
+    switch (flow) {
+    case FLOW_NONE: *s = *r = 0; break;
+    case FLOW_BCAST: *s = 0, *r = max; break;
+    case FLOW_GATHER:
+    case FLOW_NHBR_ALLGATHER:
+    case FLOW_ALLGATHER: *s = max, *r = all; break;
+    case FLOW_SCATTER:
+    case FLOW_NHBR_ALLTOALL:
+    case FLOW_ALLTOALL: *s = *r = all; break;
+    default: *s = *r = max; break; /* reductions */
+    }
+}
+
+coll_state *coll_state_new(osu_ctx *c)
+{
+    coll_state *st = eb_calloc(1, sizeof *st);
+    st->comm = c->comm;
+    c->priv = st;
+    return st;
+}
+
+int coll_alloc(osu_ctx *c, int peers, char *err, size_t n)
+{
+    coll_state *st = c->priv;
+    const osu_options *o = c->o;
+    coll_flow flow = coll_call_for(c)->flow;
+    st->peers = peers > 0 ? peers : 1;
+    extents(flow, o->max_size, st->peers, &st->s_len, &st->r_len);
+    if (st->r_len > INT_MAX || st->s_len > INT_MAX)
+        return eb_err(err, n, "%s: %zu bytes per process on %d processes exceed MPI's int "
+                      "counts: lower -m", c->prog->name, o->max_size, st->peers);
+    st->s = osu_alloc(st->s_len);
+    st->r = osu_alloc(st->r_len);
+    if (flow == FLOW_REDUCE && o->in_place)
+        st->spare = osu_alloc(st->r_len);
+    size_t np = (size_t)st->peers;
+    st->scounts = eb_calloc(np, sizeof *st->scounts);
+    st->sdispls = eb_calloc(np, sizeof *st->sdispls);
+    st->rcounts = eb_calloc(np, sizeof *st->rcounts);
+    st->rdispls = eb_calloc(np, sizeof *st->rdispls);
+    st->wdispls = eb_calloc(np, sizeof *st->wdispls);
+    st->adispls = eb_calloc(np, sizeof *st->adispls);
+    st->types = eb_calloc(np, sizeof *st->types);
+    return 0;
+}
+
+int coll_setup(osu_ctx *c, char *err, size_t n)
+{
+    const osu_options *o = c->o;
+    if (o->ddt)
+        return eb_err(err, n, "%s: derived datatypes (-D) are not built for the collectives "
+                      "yet: run without -D", c->prog->name);
+    if (coll_call_for(c)->rooted && o->root >= c->size)
+        return eb_err(err, n, "%s: Root rank('-k') cannot be more than number of processes "
+                      "[-k fixed:%d on %d processes]", c->prog->name, o->root, c->size);
+    coll_state_new(c);
+    return coll_alloc(c, c->size, err, n);
+}
+
+void coll_teardown(osu_ctx *c)
+{
+    coll_state *st = c->priv;
+    if (!st)
+        return;
+    if (st->comm != c->comm && st->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&st->comm);
+    void *mem[] = {st->s, st->r, st->spare, st->scounts, st->sdispls, st->rcounts,
+                   st->rdispls, st->wdispls, st->adispls, st->types, st->sources,
+                   st->destinations};
+    for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
+        free(mem[k]);
+    free(st);
+    c->priv = NULL;
+}
+/* Reduce_scatter's parts as OSU deals them: count / np each, the first
+ * count % np ranks one more; one element each to the first `count` ranks
+ * when there are fewer elements than ranks.  Reduce_scatter_block: count / np
+ * each (possibly 0). */
+static void reduce_scatter_parts(const osu_ctx *c, int block, int *parts)
+{
+    int count = (int)c->count, np = c->size;
+    for (int j = 0; j < np; j++) {
+        if (block)
+            parts[j] = count / np;
+        else if (count < np)
+            parts[j] = j < count;
+        else
+            parts[j] = count / np + (j < count % np);
+    }
+}
+
+/* The counts and displacements of the current size: the v and w variants
+ * move a block per peer (process or neighbour), equal blocks laid out one
+ * after the other, as OSU's. */
+void coll_layout(osu_ctx *c)
+{
+    coll_state *st = c->priv;
+    const coll_prog *cp = coll_prog_of(c);
+    int count = (int)c->count;
+    for (int j = 0; j < st->peers; j++) {
+        st->scounts[j] = st->rcounts[j] = count;
+        st->sdispls[j] = st->rdispls[j] = j * count;
+        st->wdispls[j] = j * count * c->dtype_size;
+        st->adispls[j] = st->wdispls[j];
+        st->types[j] = c->dtype;
+    }
+    if (cp->kind == COLL_REDUCE_SCATTER || cp->kind == COLL_REDUCE_SCATTER_BLOCK)
+        reduce_scatter_parts(c, cp->kind == COLL_REDUCE_SCATTER_BLOCK, st->rcounts);
+}
+
+int coll_root(const osu_ctx *c, long i)
+{
+    return c->o->root < 0 ? (int)(i % c->size) : c->o->root;
+}
+
+/* -l as OSU 7.4 uses it: the all-to-all-ish calls and the reductions send
+ * MPI_IN_PLACE from every rank (the data in the receive buffer); gathers
+ * and scatters only at the root (a gather's other ranks pass no receive
+ * buffer); Reduce's other ranks send from their receive buffer. */
+static void in_place(const osu_ctx *c, coll_flow flow, coll_state *st, coll_args *a)
+{
+    int root = c->rank == a->root;
+    switch (flow) {
+    case FLOW_ALLGATHER:
+    case FLOW_ALLTOALL:
+    case FLOW_ALLREDUCE:
+    case FLOW_REDUCE_SCATTER:
+        a->sbuf = MPI_IN_PLACE, a->input = st->r;
+        break;
+    case FLOW_GATHER:
+        if (root)
+            a->sbuf = MPI_IN_PLACE, a->input = st->r;
+        else
+            a->rbuf = NULL;
+        break;
+    case FLOW_SCATTER:
+        if (root)
+            a->sbuf = st->r, a->rbuf = MPI_IN_PLACE, a->input = st->r;
+        break;
+    case FLOW_REDUCE:
+        /* OSU passes the receive buffer twice off the root: a spare one here,
+         * as MPI forbids aliased arguments */
+        if (root)
+            a->sbuf = MPI_IN_PLACE;
+        else
+            a->sbuf = st->r, a->rbuf = st->spare;
+        a->input = st->r;
+        break;
+    default:
+        break;
+    }
+}
+
+void coll_args_for(osu_ctx *c, int root)
+{
+    coll_state *st = c->priv;
+    const coll_prog *cp = coll_prog_of(c);
+    coll_flow flow = coll_call_of(cp->kind)->flow;
+    st->a = (coll_args){
+        .sbuf = st->s, .rbuf = st->r, .count = (int)c->count, .type = c->dtype,
+        .scounts = st->scounts, .sdispls = st->sdispls, .rcounts = st->rcounts,
+        .rdispls = st->rdispls, .wdispls = st->wdispls, .adispls = st->adispls,
+        .types = st->types, .root = root,
+        .input = flow == FLOW_BCAST ? st->r : st->s,
+    };
+    if (c->o->in_place && !cp->ignores_in_place)
+        in_place(c, flow, st, &st->a);
+}
+
+void coll_args_at(osu_ctx *c, long i) { coll_args_for(c, coll_root(c, i)); }
