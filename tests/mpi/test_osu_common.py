@@ -1,0 +1,102 @@
+"""What every OSU program gets from effbench (docs/osu.md): -check as -c, --json records that
+match the text, --resume, --row-timeout, the listing, `effbench osu NAME`, and refusals of
+what is not built (accelerators, graphs) or not in the library (MPI-4)."""
+import pytest
+
+from effb import MPI, listing, read_jsonl, run
+from osu_helpers import parse_osu, rows_as_dicts
+
+SMALL = ["-m", "1:64", "-i", "20", "-x", "2"]
+
+
+def osu_programs(**match):
+    return [b for b in listing()["benchmarks"] if b["component"] == "osu"
+            and all(b.get(k) == v for k, v in match.items())]
+
+
+def test_check_is_dash_c_and_the_records_match_the_text(tmp_path):
+    out = tmp_path / "lat.jsonl"
+    r = run(2, "osu_latency", *SMALL, "-check", "--json", out)
+    assert r.returncode == 0, r
+    table = parse_osu(r.stdout)["tables"][0]
+    assert table["columns"] == ["# Size", "Avg Latency(us)", "Validation"]
+    rows = rows_as_dicts(table)
+    recs = [x for x in read_jsonl(out) if x["type"] == "result"]
+    assert [int(x["# Size"]) for x in rows] == [x["bytes"] for x in recs] == [1, 2, 4, 8, 16, 32, 64]
+    for text, rec in zip(rows, recs):
+        assert text["Validation"] == rec["validation"] == "Pass"
+        assert rec["defects"] == 0 and rec["checked"] is True
+        assert float(text["Avg Latency(us)"]) == pytest.approx(rec["t_avg_us"], abs=0.005)
+        assert rec["methodology"] == "osu-7.4" and rec["mbytes_per_s"] is None
+        assert rec["repetitions"] == 20 and rec["procs"] == 2
+    end = read_jsonl(out)[-1]
+    assert end["type"] == "end" and end["status"] == "ok"
+    assert end["rows"] == end["planned_rows"] == 7
+
+
+def test_resume_measures_only_the_missing_rows(tmp_path):
+    out = tmp_path / "ar.jsonl"
+    r = run(2, "osu_allreduce", "-m", "4:16", "-i", "10", "-x", "1", "--json", out)
+    assert r.returncode == 0, r
+    r = run(2, "osu_allreduce", "-m", "4:64", "-i", "10", "-x", "1", "--resume", out)
+    assert r.returncode == 0, r
+    # the text shows the rows measured now; the file holds all of them once
+    assert [row[0] for row in parse_osu(r.stdout)["tables"][0]["rows"]] == ["32", "64"]
+    recs = read_jsonl(out)
+    assert [x["bytes"] for x in recs if x["type"] == "result"] == [4, 8, 16, 32, 64]
+    assert [x["type"] for x in recs].count("resume") == 1
+    # a resume with other iterations would mix two methods in one file
+    r = run(2, "osu_allreduce", "-m", "4:64", "-i", "20", "--resume", out)
+    assert r.returncode == 2 and "'iterations' is 10 in the file but 20" in r.stderr, r
+
+
+def test_row_timeout_and_the_component_form(tmp_path):
+    r = run(2, "effbench", "osu", "osu_bw", "-m", "1:8", "-i", "5", "-x", "1", "-W", "4",
+            "--row-timeout", "60")
+    assert r.returncode == 0, r
+    osu = parse_osu(r.stdout)
+    assert osu["title"] == "# OSU MPI Bandwidth Test v7.4"
+    for size, bw in osu["tables"][0]["rows"]:
+        assert float(bw) > 0
+    r = run(2, "effbench", "osu", "osu_nothing")
+    assert r.returncode == 2 and "no program osu_nothing" in r.stderr, r
+
+
+@pytest.mark.parametrize("args,words", [
+    (["-d", "cuda"], "accelerator buffers (-d cuda) are not built"),
+    (["D", "D"], "accelerator buffers ('D') are not built"),
+    (["-G", "tty"], "graphs (-G tty) are not drawn by effbench"),
+    (["-i", "10k"], "Invalid Number of Iterations [-i 10k]"),
+    (["-z", "50,99"], "unexpected argument '50,99'"),
+    (["--bogus"], "Invalid option [--bogus]"),
+])
+def test_refusals_name_the_problem(args, words):
+    r = run(2, "osu_latency", *args)
+    assert r.returncode == 2, r
+    assert r.stderr.count("effbench: error:") == 1 and words in r.stderr, r.stderr
+
+
+def test_listing_has_every_program_with_its_needs():
+    progs = {b["name"]: b for b in osu_programs()}
+    assert len(progs) == 76  # OSU 7.4's 77 MPI C programs but osu_latency_mt (threads: IMB-MT issue)
+    assert progs["osu_latency"]["fixed_procs"] == 2 and progs["osu_latency"]["checked"]
+    persistent = [n for n in progs if n.endswith("_persistent") and "latency" not in n
+                  and "bw" not in n]
+    assert len(persistent) == 14
+    for n in persistent:
+        assert progs[n]["needs"] == ["MPI_Allreduce_init (MPI-4.0 persistent collectives)"]
+        assert progs[n]["runs_here"] is (MPI == "mpich")
+
+
+@pytest.mark.skipif(MPI != "openmpi", reason="Open MPI 4.1 lacks MPI-4's sessions")
+def test_sessions_refused_naming_the_call_and_library():
+    r = run(2, "osu_latency", "-I")
+    assert r.returncode == 2, r
+    assert "osu_latency -I needs MPI_Session_init" in r.stderr and "Open MPI" in r.stderr
+
+
+@pytest.mark.skipif(MPI != "mpich", reason="MPICH 4.0 has MPI-4's sessions")
+def test_sessions_run_under_mpich():
+    r = run(2, "osu_latency", "-I", *SMALL)
+    assert r.returncode == 0, r
+    assert len(parse_osu(r.stdout)["tables"][0]["rows"]) == 7
