@@ -74,19 +74,19 @@ class Result:
                 f"stdout:\n{self.stdout[-3000:]}\nstderr:\n{self.stderr[-3000:]}>")
 
 
-def mpiexec(np):
-    words = LIBRARY["mpiexec"].split()
+def mpiexec(np, library=MPI):
+    words = LIBRARIES[library]["mpiexec"].split()
     if "/" in words[0] and not words[0].startswith("/"):
         words[0] = str(ROOT / words[0])
     return words + ["-n", str(np)]
 
 
-def env():
-    """The environment with this library's settings and without another
+def env(library=MPI):
+    """The environment with the library's settings and without another
     library's (Open MPI 4.1's OMPI_MCA_osc=pt2pt stops Open MPI 5 in MPI_Init)."""
     e = {k: v for k, v in os.environ.items()
          if not any(k in lib["env"] for lib in LIBRARIES.values())}
-    e.update(LIBRARY["env"])
+    e.update(LIBRARIES[library]["env"])
     return e
 
 
