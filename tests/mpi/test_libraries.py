@@ -40,7 +40,7 @@ def test_cmake_found_the_mpi4_calls_of_the_library():
 
 def test_session_program_runs_or_is_refused():
     """osu_latency -I initialises through MPI_Session_init (MPI-4.0)."""
-    r = run(2, "osu_latency", "-I", "-c", "-m", "1:64")
+    r = run(2, "osu_latency", "-I", "-c", "-m", "1:64", "-i", "200", "-x", "20")
     if "MPI_Session_init" in found_calls():
         assert r.returncode == 0, r
         out = parse_osu(r.stdout)
