@@ -4,8 +4,11 @@ record names the library and its version, CMake found the MPI-4 calls the librar
 a program that needs one runs with validation where the library has it and is refused with
 its message where it lacks it."""
 import re
+import subprocess
 
-from effb import BUILD, LIBRARIES, LIBRARY, MPI, read_jsonl, run
+import pytest
+
+from effb import BUILD, LIBRARIES, LIBRARY, MPI, ROOT, read_jsonl, run
 from osu_helpers import parse_osu
 
 CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c"]
@@ -55,3 +58,31 @@ def test_session_program_runs_or_is_refused():
         assert re.search(r"^effbench: error: osu_latency needs MPI_Session_init \(MPI-4\.0 "
                          rf"sessions\), which this MPI library \({re.escape(library)}.*\) "
                          r"does not have$", r.stderr, re.M), r
+
+
+def sourced_env(path, **env):
+    """EFFBENCH_MPI and the settings of any library after `source scripts/env.sh` in a
+    clean environment with PATH `path` (and another library's leftover OMPI_MCA_osc)."""
+    script = ("source scripts/env.sh; echo EFFBENCH_MPI=$EFFBENCH_MPI; command -v mpiexec; "
+              "env")
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT,
+                          env={"PATH": path, "OMPI_MCA_osc": "leftover", **env})
+    assert proc.returncode == 0, proc
+    lines = proc.stdout.splitlines()
+    names = {n for lib in LIBRARIES.values() for n in lib["env"]}
+    settings = dict(line.split("=", 1) for line in lines[2:] if line.split("=")[0] in names)
+    return lines[0], lines[1], settings
+
+
+@pytest.mark.parametrize("by", ["name", "path"])
+def test_env_sh_sets_this_librarys_settings_and_no_others(by):
+    prefix = LIBRARY["prefix"]
+    installed = not prefix.startswith("/")
+    if by == "path" and not installed and MPI != "openmpi":
+        pytest.skip(f"{MPI}'s mpiexec is not Debian's default mpiexec")
+    path = (f"{ROOT / prefix}/bin:" if installed and by == "path" else "") + "/usr/bin:/bin"
+    name, mpiexec, settings = sourced_env(path, **({"EFFBENCH_MPI": MPI} if by == "name" else {}))
+    assert name == f"EFFBENCH_MPI={MPI}"
+    if installed:
+        assert mpiexec == f"{ROOT / prefix}/bin/mpiexec"
+    assert settings == LIBRARY["env"], MPI
