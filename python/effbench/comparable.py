@@ -61,7 +61,7 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
     hosts = [sorted(h.get("name") for h in (r.get("hosts") or [])) for r in (ra, rb)]
     if all(hosts) and hosts[0] != hosts[1]:
         out.append(Difference("hosts", ", ".join(hosts[0]), ", ".join(hosts[1]), False))
-    for key in ("mpi_library", "thread_level"):
+    for key in ("mpi_library", "mpi_version", "thread_level"):
         if ra.get(key) and rb.get(key) and ra[key] != rb[key]:
             out.append(Difference(key, ra[key], rb[key], False))
     ea, eb = ra.get("environment") or {}, rb.get("environment") or {}

@@ -66,11 +66,15 @@ static const char *const recorded_prefixes[] = {
     NULL};
 
 /* What the launcher itself sets for every job (its job id, addresses, session
- * folders): per-run bookkeeping, not a setting anybody chose. */
+ * folders; Open MPI 5's also its component prefixes, CPU type and job size;
+ * Intel MPI's Hydra its process tree, job id, CPU description and pinning):
+ * per-run bookkeeping, not a setting anybody chose. */
 static const char *const launcher_prefixes[] = {
     "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
     "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "PMIX_MCA_mca_base_component_show_load_errors",
-    "PMIX_MCA_psec", NULL};
+    "PMIX_MCA_psec", "OMPI_MCA_PREFIXES", "OMPI_MCA_cpu_type", "OMPI_MCA_num_procs",
+    "HYDRA_BSTRAP_", "HYDRA_IP_VERSION", "HYDRA_LAUNCH_TYPE", "I_MPI_HYDRA_UUID", "I_MPI_INFO_",
+    "I_MPI_PIN_INFO", "I_MPI_PIN_MAPPING", NULL};
 
 int eb_env_recorded(const char *name)
 {

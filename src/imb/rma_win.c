@@ -69,7 +69,8 @@ void eb_rma_win_create(eb_rma_win *w, const eb_ctx *c, size_t bytes, size_t loca
         int len = 0;
         MPI_Error_string(rc, msg, &len);
         eb_abort("MPI_Win_create of %zu bytes failed: %s (the MPI library's one-sided "
-                 "component does not work here; with Open MPI try OMPI_MCA_osc=pt2pt)",
+                 "component does not work here; choose another: Open MPI 4.1 OMPI_MCA_osc=pt2pt, "
+                 "Open MPI 5 OMPI_MCA_osc=rdma, docs/mpi-libraries.md)",
                  bytes, msg);
     }
 }

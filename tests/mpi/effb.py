@@ -1,10 +1,12 @@
-"""Shared helpers for the MPI tests: launching effbench under either MPI
-library and parsing IMB-format output and JSON Lines files.
+"""Shared helpers for the MPI tests: launching effbench under one of the MPI
+libraries of scripts/mpi-libraries.conf and parsing IMB-format output and
+JSON Lines files.
 
 Environment:
+  EFFBENCH_MPI    the library: openmpi (Debian's 4.1, the default), mpich
+                  (Debian's 4.0), openmpi5, mpich5, impi (docs/mpi-libraries.md)
   EFFBENCH_BUILD  build directory holding `effbench` and its symlinks
-                  (default: <repo>/build, or <repo>/build-mpich for mpich)
-  EFFBENCH_MPI    `openmpi` (default) or `mpich`
+                  (default: the library's, e.g. <repo>/build-mpich)
 """
 import functools
 import json
@@ -18,25 +20,47 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 # real output of the original programs, kept in the repository (one copy,
 # shared with the Python tests)
 SAMPLES = ROOT / "tests" / "python" / "data" / "samples"
+LIBRARIES_CONF = ROOT / "scripts" / "mpi-libraries.conf"
+
+
+def read_libraries(path=LIBRARIES_CONF):
+    """scripts/mpi-libraries.conf as {library: {key: value, "env": {NAME: value}}}:
+    the one place for what each library needs here."""
+    libs = {}
+    for line in pathlib.Path(path).read_text().splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        lib, key, value = line.split(None, 2)
+        entry = libs.setdefault(lib, {"env": {}})
+        if key == "env":
+            name, _, val = value.partition("=")
+            entry["env"][name] = val
+        else:
+            entry[key] = value
+    for entry in libs.values():
+        prefix = entry["prefix"]
+        prefix = prefix if prefix.startswith("/") else str(ROOT / prefix)
+        entry["env"] = {k: v.replace("@prefix", prefix) for k, v in entry["env"].items()}
+    return libs
+
+
+LIBRARIES = read_libraries()
 MPI = os.environ.get("EFFBENCH_MPI", "openmpi")
+if MPI not in LIBRARIES:
+    raise SystemExit(f"EFFBENCH_MPI={MPI}: not a library of {LIBRARIES_CONF} "
+                     f"({', '.join(LIBRARIES)})")
+LIBRARY = LIBRARIES[MPI]
+# its waiting ranks busy-poll: runs with more ranks than cores crawl
+BUSY = LIBRARY["busy"] == "yes"
 # resolved now: tests run programs with other working directories
-BUILD = pathlib.Path(os.environ.get(
-    "EFFBENCH_BUILD", ROOT / ("build" if MPI == "openmpi" else "build-mpich"))).resolve()
+BUILD = pathlib.Path(os.environ.get("EFFBENCH_BUILD", ROOT / LIBRARY["build"])).resolve()
 
 # A run that has not ended after this many seconds hangs (the test fails
 # with the run's output).  Tests assert no time of the work itself: speed is
 # measured in bench/, and a loaded machine must not fail a test.
 
-OPENMPI_ENV = {
-    "OMPI_ALLOW_RUN_AS_ROOT": "1",
-    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
-    "OMPI_MCA_rmaps_base_oversubscribe": "1",
-    # Oversubscribed ranks must yield, or 4 ranks on 2 cores crawl.
-    "OMPI_MCA_mpi_yield_when_idle": "1",
-    # osc/rdma fails MPI_Win_create in containers; pt2pt works everywhere.
-    "OMPI_MCA_osc": "pt2pt",
-}
+# Debian's Open MPI's settings (the Python tests launch it)
+OPENMPI_ENV = LIBRARIES["openmpi"]["env"]
 
 
 class Result:
@@ -47,20 +71,23 @@ class Result:
         self.elapsed = elapsed
 
     def __repr__(self):
-        return (f"<Result rc={self.returncode} elapsed={self.elapsed:.1f}s\n"
+        return (f"<Result of {MPI} rc={self.returncode} elapsed={self.elapsed:.1f}s\n"
                 f"stdout:\n{self.stdout[-3000:]}\nstderr:\n{self.stderr[-3000:]}>")
 
 
-def mpiexec(np):
-    if MPI == "openmpi":
-        return ["mpiexec.openmpi", "--oversubscribe", "-n", str(np)]
-    return ["mpiexec.mpich", "-n", str(np)]
+def mpiexec(np, library=MPI):
+    words = LIBRARIES[library]["mpiexec"].split()
+    if "/" in words[0] and not words[0].startswith("/"):
+        words[0] = str(ROOT / words[0])
+    return words + ["-n", str(np)]
 
 
-def env():
-    e = dict(os.environ)
-    if MPI == "openmpi":
-        e.update(OPENMPI_ENV)
+def env(library=MPI):
+    """The environment with the library's settings and without another
+    library's (Open MPI 4.1's OMPI_MCA_osc=pt2pt stops Open MPI 5 in MPI_Init)."""
+    e = {k: v for k, v in os.environ.items()
+         if not any(k in lib["env"] for lib in LIBRARIES.values())}
+    e.update(LIBRARIES[library]["env"])
     return e
 
 
@@ -176,10 +203,11 @@ def imb_procs(np, first=2):
 
 
 def busy_mpich(n):
-    """Skip mark: MPICH busy-polls, so runs with more ranks than cores crawl."""
+    """Skip mark: MPICH (and the libraries built on it) busy-poll, so runs with
+    more ranks than cores crawl."""
     import pytest
-    return pytest.mark.skipif(MPI == "mpich" and n > (os.cpu_count() or 1),
-                              reason="MPICH with more ranks than cores busy-polls")
+    return pytest.mark.skipif(BUSY and n > (os.cpu_count() or 1),
+                              reason=f"{MPI} with more ranks than cores busy-polls")
 
 
 def np_params(nps):

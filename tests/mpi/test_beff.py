@@ -8,7 +8,7 @@ import re
 import pytest
 
 import watch
-from effb import MPI, read_jsonl, run
+from effb import BUSY, MPI, read_jsonl, run
 
 QUICK = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05"]
 
@@ -60,8 +60,8 @@ Pattern parameters: sendrecv  total number  messages/  messages/  unused  best m
 def needs_cores(np_):
     """MPICH busy-polls: oversubscribed, every message waits for a time slice
     and b_eff's 300-iteration first loops take many minutes (Open MPI yields)."""
-    if MPI == "mpich" and np_ > (os.cpu_count() or 1):
-        pytest.skip(f"MPICH with {np_} processes on {os.cpu_count()} cores busy-polls")
+    if BUSY and np_ > (os.cpu_count() or 1):
+        pytest.skip(f"{MPI} with {np_} processes on {os.cpu_count()} cores busy-polls")
 
 
 def logavg(v):

@@ -6,7 +6,7 @@ printed ones."""
 
 import pytest
 
-from effb import MPI, SAMPLES, busy_mpich, imb_layout, imb_procs, parse_imb, read_jsonl, run
+from effb import BUSY, SAMPLES, busy_mpich, imb_layout, imb_procs, parse_imb, read_jsonl, run
 
 # (effb's Open MPI environment selects osc/pt2pt: the default one-sided
 # component cannot create windows in these containers)
@@ -25,7 +25,7 @@ def load(np):
     non-aggregate rows and Window.  MPICH (ch4:ucx) busy-polls: with more
     ranks than cores every fence and MPI_Win_create takes a scheduler time
     slice (tens to hundreds of ms), so those runs are kept small."""
-    if MPI == "mpich" and np > 2:
+    if BUSY and np > 2:
         return "3", "10,40,4,off", 10, 4
     return "10", "20,40,10,off", 20, 10
 HEAD_SINGLE = "       #bytes #repetitions      t[usec]   Mbytes/sec      defects"

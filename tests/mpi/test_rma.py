@@ -7,7 +7,7 @@ the layout of the real IMB-RMA output."""
 
 import pytest
 
-from effb import MPI, SAMPLES, busy_mpich, imb_layout, imb_procs, parse_imb, read_jsonl, run
+from effb import BUSY, MPI, SAMPLES, busy_mpich, imb_layout, imb_procs, parse_imb, read_jsonl, run
 
 # (effb's Open MPI environment selects osc/pt2pt: the default one-sided
 # component cannot create windows in these containers)
@@ -35,7 +35,7 @@ HEAD_PASSIVE = "       #bytes #repetitions t_pure[usec] t_ovrl[usec]      defect
 def load(np):
     """(-msglog, -iter, aggregate and non-aggregate repetitions).  MPICH
     (ch4:ucx) busy-polls: with more ranks than cores its runs are kept small."""
-    if MPI == "mpich" and np > 2:
+    if BUSY and np > 2:
         return "3", "10,40,4,off", 10, 4
     return "10", "20,40,10,off", 20, 10
 

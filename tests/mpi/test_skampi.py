@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from effb import MPI, ROOT, read_jsonl, run
+from effb import BUSY, MPI, ROOT, read_jsonl, run
 
 DEFAULT = ROOT / "suites" / "default.skampi"
 ROW = re.compile(r"^(count|procs|chunks)= (\d+) +(\d+)((?: +-?\d+\.\d| +nan){2}) +(\d+)((?: +-?\d+\.\d| +nan)*)$")
@@ -96,7 +96,7 @@ def test_default_suites(tmp_path, np):
     # every instance of the type table
     assert types == set(range(1, 9)) | {34} | set(range(10, 29)) | {32, 33} | set(range(35, 49))
     end = 4096
-    if MPI == "mpich" and np > 2:
+    if BUSY and np > 2:
         names, end = MPICH_SUBSET, 256
     (tmp_path / "loose.skampi").write_text(loosen(text, end=end, keep=names))
     # at 3 processes with --check: every point of every instance that moves
@@ -294,8 +294,8 @@ def test_pingpong_pair_choice(tmp_path, np, delay, want):
     round trip of the search that involves the delayed ranks by their delays
     (the measurements themselves are not delayed).  One delayed rank: the
     pair contains it; two: exactly those two, the slowest pair."""
-    if MPI == "mpich" and np > (os.cpu_count() or 1):
-        pytest.skip("MPICH busy-polls: oversubscribed, a round trip waits for time slices "
+    if BUSY and np > (os.cpu_count() or 1):
+        pytest.skip(f"{MPI} busy-polls: oversubscribed, a round trip waits for time slices "
                     "longer than the delays")
     (tmp_path / "pp.skampi").write_text(
         "@MEASUREMENTS\nPP\n{\n Type = 1;\n Scale = Fixed_log;\n Start_Argument = 4;\n"

@@ -65,6 +65,23 @@ def test_other_machines_and_libraries_are_said_not_refused(tmp_path, capsys):
     assert "hosts: alpha (A) vs beta (B)" in capsys.readouterr().out
 
 
+def test_another_mpi_standard_version_is_said(tmp_path, capsys):
+    """Open MPI 5.0 says MPI 3.1, Intel MPI 2021.16 4.1 (docs/mpi-libraries.md)."""
+    recs = [run_records(library="Open MPI v5.0.11"),
+            run_records(library="Intel(R) MPI Library 2021.16")]
+    recs[1][0]["mpi_version"] = "4.1"
+    paths = []
+    for name, rr in zip("ab", recs):
+        paths.append(tmp_path / f"{name}.jsonl")
+        paths[-1].write_text("".join(json.dumps(r) + "\n" for r in rr))
+    diffs = differences(parse_file(paths[0]), parse_file(paths[1]))
+    assert [(d.what, d.a, d.b, d.changes_measurement) for d in diffs] == [
+        ("mpi_library", "Open MPI v5.0.11", "Intel(R) MPI Library 2021.16", False),
+        ("mpi_version", "3.1", "4.1", False)]
+    assert main(["compare", *map(str, paths)]) in (0, 1)
+    assert "  mpi_version: 3.1 (A) vs 4.1 (B)\n" in capsys.readouterr().out
+
+
 def test_beff_repeat_before_the_option_existed_was_three():
     """A b_eff run stored before --repeat had 3 repetitions: it compares with a new default
     run, and a --repeat 1 run differs from both in what is measured."""

@@ -1,0 +1,88 @@
+"""The facts of the library EFFBENCH_MPI names, as scripts/mpi-libraries.conf states them
+(scripts/test-libraries runs this file under each library, docs/mpi-libraries.md): the run
+record names the library and its version, CMake found the MPI-4 calls the library has, and
+a program that needs one runs with validation where the library has it and is refused with
+its message where it lacks it."""
+import re
+import subprocess
+
+import pytest
+
+from effb import BUILD, LIBRARIES, LIBRARY, MPI, ROOT, read_jsonl, run
+from osu_helpers import parse_osu
+
+CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c"]
+
+
+def found_calls():
+    """The MPI-4 calls CMake's checks found (EB_HAVE_<CALL> in the build's cache)."""
+    cache = (BUILD / "CMakeCache.txt").read_text()
+    return [c for c in CALLS if re.search(rf"^EB_HAVE_{c.upper()}:INTERNAL=1$", cache, re.M)]
+
+
+def test_run_record_names_the_library_and_its_version(tmp_path):
+    js = tmp_path / "r.jsonl"
+    r = run(2, "effbench", "mpi1", "PingPong", "-msglog", "0:0", "--json", js)
+    assert r.returncode == 0, r
+    rec = read_jsonl(js)[0]
+    assert rec["type"] == "run"
+    assert " ".join(rec["mpi_library"].split()).startswith(LIBRARY["record"]), (MPI, rec)
+    assert rec["mpi_version"] == LIBRARY["mpi"], (MPI, rec)
+    assert f"# MPI Library           : {rec['mpi_library']}\n" in r.stdout, r
+    # what the run ran under: this library's settings and no other library's (of those
+    # the record keeps; PRTE_MCA_* stays with Open MPI 5's launcher)
+    recorded = ("OMPI_MCA_", "I_MPI_", "MPIR_CVAR_")
+    for name in {n for lib in LIBRARIES.values() for n in lib["env"] if n.startswith(recorded)}:
+        assert rec["environment"].get(name) == LIBRARY["env"].get(name), (MPI, name, rec)
+
+
+def test_cmake_found_the_mpi4_calls_of_the_library():
+    want = [] if LIBRARY["mpi4"] == "none" else LIBRARY["mpi4"].split()
+    assert found_calls() == want, MPI
+
+
+def test_session_program_runs_or_is_refused():
+    """osu_latency -I initialises through MPI_Session_init (MPI-4.0)."""
+    r = run(2, "osu_latency", "-I", "-c", "-m", "1:64", "-i", "200", "-x", "20")
+    if "MPI_Session_init" in found_calls():
+        assert r.returncode == 0, r
+        out = parse_osu(r.stdout)
+        assert out["title"] == "# OSU MPI Latency Test v7.4", r
+        (table,) = out["tables"]
+        assert table["columns"] == ["# Size", "Avg Latency(us)", "Validation"], r
+        assert [row[0] for row in table["rows"]] == ["1", "2", "4", "8", "16", "32", "64"], r
+        assert all(row[2] == "Pass" and float(row[1]) > 0 for row in table["rows"]), r
+    else:
+        assert r.returncode == 2, r
+        library = " ".join(LIBRARY["record"].split()[:3])
+        assert re.search(r"^effbench: error: osu_latency needs MPI_Session_init \(MPI-4\.0 "
+                         rf"sessions\), which this MPI library \({re.escape(library)}.*\) "
+                         r"does not have$", r.stderr, re.M), r
+
+
+def sourced_env(path, **env):
+    """EFFBENCH_MPI and the settings of any library after `source scripts/env.sh` in a
+    clean environment with PATH `path` (and another library's leftover OMPI_MCA_osc)."""
+    script = ("source scripts/env.sh; echo EFFBENCH_MPI=$EFFBENCH_MPI; command -v mpiexec; "
+              "env")
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=ROOT,
+                          env={"PATH": path, "OMPI_MCA_osc": "leftover", **env})
+    assert proc.returncode == 0, proc
+    lines = proc.stdout.splitlines()
+    names = {n for lib in LIBRARIES.values() for n in lib["env"]}
+    settings = dict(line.split("=", 1) for line in lines[2:] if line.split("=")[0] in names)
+    return lines[0], lines[1], settings
+
+
+@pytest.mark.parametrize("by", ["name", "path"])
+def test_env_sh_sets_this_librarys_settings_and_no_others(by):
+    prefix = LIBRARY["prefix"]
+    installed = not prefix.startswith("/")
+    if by == "path" and not installed and MPI != "openmpi":
+        pytest.skip(f"{MPI}'s mpiexec is not Debian's default mpiexec")
+    path = (f"{ROOT / prefix}/bin:" if installed and by == "path" else "") + "/usr/bin:/bin"
+    name, mpiexec, settings = sourced_env(path, **({"EFFBENCH_MPI": MPI} if by == "name" else {}))
+    assert name == f"EFFBENCH_MPI={MPI}"
+    if installed:
+        assert mpiexec == f"{ROOT / prefix}/bin/mpiexec"
+    assert settings == LIBRARY["env"], MPI
