@@ -55,9 +55,24 @@ def test_session_program_runs_or_is_refused():
     else:
         assert r.returncode == 2, r
         library = " ".join(LIBRARY["record"].split()[:3])
-        assert re.search(r"^effbench: error: osu_latency needs MPI_Session_init \(MPI-4\.0 "
+        assert re.search(r"^effbench: error: osu_latency -I needs MPI_Session_init \(MPI-4\.0 "
                          rf"sessions\), which this MPI library \({re.escape(library)}.*\) "
                          r"does not have$", r.stderr, re.M), r
+
+
+def test_persistent_collective_runs_or_is_refused():
+    """osu_allreduce_persistent (MPI_Allreduce_init, MPI-4.0) with its data checked."""
+    r = run(2, "osu_allreduce_persistent", "-c", "-f", "-m", "4:256", "-i", "20", "-x", "2")
+    if "MPI_Allreduce_init" in found_calls():
+        assert r.returncode == 0, r
+        (table,) = parse_osu(r.stdout)["tables"]
+        assert [row[0] for row in table["rows"]] == ["4", "8", "16", "32", "64", "128", "256"]
+        for size, avg, mn, mx, iters, check in table["rows"]:
+            assert float(mn) <= float(avg) <= float(mx) and iters == "20" and check == "Pass"
+    else:
+        assert r.returncode == 2, r
+        assert "osu_allreduce_persistent needs MPI_Allreduce_init (MPI-4.0 persistent " \
+               "collectives), which this MPI library" in r.stderr, r
 
 
 def sourced_env(path, **env):
