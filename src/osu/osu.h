@@ -23,6 +23,7 @@
 #define OSU_LARGE_MESSAGE_SIZE 8192 /* iterations_large / skip_large above this */
 #define OSU_MAX_PERCENTILES 5
 #define OSU_MAX_DTYPES 3
+#define OSU_MAX_WINDOWS 8 /* osu_mbw_mr -V: OSU's window sizes 1, 2, 4, ..., 128 */
 
 /* OSU's benchmark type (options.bench): decides the defaults and help text. */
 typedef enum { OSU_PT2PT, OSU_COLLECTIVE, OSU_ONE_SIDED, OSU_MBW_MR, OSU_STARTUP } osu_bench;
@@ -160,6 +161,9 @@ struct osu_row {
     double percentiles[OSU_MAX_PERCENTILES]; /* -z, in the row's unit */
     long defects;                    /* -1: no checked pass; else over all ranks */
     size_t transmit_size;            /* -D: bytes of the derived type sent */
+    int nwindows;                    /* osu_mbw_mr -V: MB/s for each window size */
+    int windows[OSU_MAX_WINDOWS];
+    double window_mb_per_s[OSU_MAX_WINDOWS];
 };
 
 void osu_register(const osu_prog *p);

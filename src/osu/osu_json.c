@@ -122,6 +122,16 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
         }
         eb_json_close(&j);
     }
+    if (row->nwindows) { /* osu_mbw_mr -V: one MB/s per window size */
+        eb_json_array(&j, "windows");
+        for (int k = 0; k < row->nwindows; k++)
+            eb_json_int(&j, NULL, row->windows[k]);
+        eb_json_close(&j);
+        eb_json_array(&j, "window_mb_per_s");
+        for (int k = 0; k < row->nwindows; k++)
+            eb_json_num(&j, NULL, row->window_mb_per_s[k]);
+        eb_json_close(&j);
+    }
     if (p->bench == OSU_ONE_SIDED) {
         eb_json_str(&j, "window", WINS[c->o->win]);
         eb_json_str(&j, "sync", SYNCS[c->o->sync]);

@@ -117,7 +117,7 @@ static long planned_rows(const osu_prog *p, const osu_options *o)
         int ts;
         MPI_Type_size(o->dtypes[d], &ts);
         for (size_t s = o->min_size; s <= o->max_size; s = next_size(s))
-            rows += s / (size_t)ts > 0 || s == 0;
+            rows += s / (size_t)ts > 0; /* OSU skips sizes of no whole element, 0 too */
     }
     return rows;
 }
@@ -275,7 +275,12 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
     }
     long defects = 0;
     size_t failed_size = 0;
-    for (int d = 0; d < st->o.ndtypes && !defects; d++) {
+    if (st->p->bench == OSU_STARTUP) { /* osu_init, osu_hello: one row, no sizes */
+        c->dtype = MPI_CHAR;
+        c->dtype_size = 1;
+        defects = one_size(st, 0);
+    }
+    for (int d = 0; d < st->o.ndtypes && !defects && st->p->bench != OSU_STARTUP; d++) {
         c->dtype = st->o.dtypes[d];
         MPI_Type_size(c->dtype, &c->dtype_size);
         table_start(st);
@@ -284,7 +289,8 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
         size_t lo = st->p->no_size ? 0 : st->p->one_row ? (size_t)c->dtype_size : st->o.min_size;
         size_t hi = st->p->no_size ? 0 : st->p->one_row ? (size_t)c->dtype_size : st->o.max_size;
         for (size_t s = lo; s <= hi && !defects; s = next_size(s)) {
-            if ((s && s / (size_t)c->dtype_size == 0) || already_done(st, s))
+            /* OSU skips sizes of no whole element, 0 too */
+            if ((!st->p->no_size && s / (size_t)c->dtype_size == 0) || already_done(st, s))
                 continue;
             defects = one_size(st, s);
             failed_size = s;
