@@ -9,9 +9,13 @@
  * sender (local rank 0 of the first child node for fan-in, of the parent
  * node for fan-out), as OSU.  OSU has no -c here; effbench's -check verifies
  * every message, in fan-in one child node at a time (the parent's buffers
- * take every child node's messages at once in the timed loop). */
+ * take every child node's messages at once in the timed loop).  OSU 7.4
+ * titles the columns as latencies ("Avg Latency(us)", "P50 Tail Lat(us)"):
+ * its header code knows bandwidth only by the subtype BW, and these are
+ * CONG_BW; effbench prints the same titles over the same MB/s. */
 #include "osu/osu.h"
 #include "osu/osu_p2p.h"
+#include "osu/osu_text.h"
 
 #include "core/error.h"
 #include "core/nodemap.h"
@@ -212,6 +216,19 @@ static long fan_in_check(osu_ctx *c)
     return defects;
 }
 
+/* OSU's column line of these programs (see the top of the file). */
+static void fan_header(const osu_ctx *c, FILE *f)
+{
+    const osu_options *o = c->o;
+    fprintf(f, "%-*s%*s", 10, "# Size", OSU_FIELD_WIDTH, "Avg Latency(us)");
+    if (o->validate)
+        fprintf(f, "%*s", OSU_FIELD_WIDTH, "Validation");
+    osu_text_percentile_titles(o, 0, f);
+    if (o->ddt)
+        fprintf(f, "%*s", OSU_FIELD_WIDTH, "Transmit Size");
+    fputc('\n', f);
+}
+
 static const osu_prog osu_bw_fan_in = {
     .name = "osu_bw_fan_in",
     .title = "OSU MPI%s Bandwidth Test",
@@ -226,6 +243,7 @@ static const osu_prog osu_bw_fan_in = {
     .measure = fan_measure,
     .check = fan_in_check,
     .teardown = fan_teardown,
+    .header = fan_header,
 };
 
 static const osu_prog osu_bw_fan_out = {
@@ -242,6 +260,7 @@ static const osu_prog osu_bw_fan_out = {
     .measure = fan_measure,
     .check = fan_out_check,
     .teardown = fan_teardown,
+    .header = fan_header,
 };
 
 EB_CONSTRUCTOR(register_osu_bw_fan)
