@@ -123,6 +123,8 @@ static double mp_round_trip(osu_ctx *c)
 static void mp_measure(osu_ctx *c, osu_row *row)
 {
     osu_p2p_size(c, row);
+    osu_row_name(row, "sender_processes", forks_on(c, 0));
+    osu_row_name(row, "receiver_processes", forks_on(c, 1));
     osu_p2p_latency_row(c, row, mp_round_trip);
 }
 

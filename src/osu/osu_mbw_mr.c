@@ -25,10 +25,10 @@ static const int WINDOWS[OSU_MAX_WINDOWS] = {1, 2, 4, 8, 16, 32, 64, 128};
 typedef struct {
     int pairs;
     int window;                 /* of the current measurement */
-    /* -V on rank 0: the current table's rows, for the message rate profile */
+    /* -V on rank 0: the current table's rates, for the message rate profile */
     int nrows;
-    size_t bytes[MAX_ROWS], transmit[MAX_ROWS];
-    double mb[MAX_ROWS][OSU_MAX_WINDOWS];
+    size_t bytes[MAX_ROWS];
+    double rate[MAX_ROWS][OSU_MAX_WINDOWS];
 } mbw_state;
 
 static mbw_state *state_of(const osu_ctx *c) { return osu_p2p_of(c)->program; }
@@ -96,15 +96,23 @@ static double calc_bw(osu_ctx *c, int w)
     return c->rank == 0 ? mb * (double)c->iterations / (sum / s->pairs) : 0;
 }
 
+/* OSU's message rate: messages of the row's size (-D: of its Transmit Size). */
+static double rate(const osu_row *row, double mb_per_s)
+{
+    return 1e6 * mb_per_s / (double)row->transmit_size;
+}
+
 static void mbw_measure(osu_ctx *c, osu_row *row)
 {
+    int pairs = state_of(c)->pairs;
     osu_p2p_size(c, row);
+    row->procs = 2 * pairs; /* the processes that take part */
+    osu_row_name(row, "pairs", pairs);
     if (!c->o->window_varied) {
         double bw = calc_bw(c, c->o->window_size);
-        if (c->rank == 0) {
-            row->mb_per_s = bw;
-            row->messages_per_s = 1e6 * bw / (double)row->transmit_size;
-        }
+        row->mb_per_s = bw;
+        row->messages_per_s = rate(row, bw);
+        osu_row_name(row, "window_size", c->o->window_size);
         osu_percentiles(c, 0, row);
         return;
     }
@@ -112,6 +120,7 @@ static void mbw_measure(osu_ctx *c, osu_row *row)
     for (int k = 0; k < OSU_MAX_WINDOWS; k++) {
         row->windows[k] = WINDOWS[k];
         row->window_mb_per_s[k] = calc_bw(c, WINDOWS[k]);
+        row->window_messages_per_s[k] = rate(row, row->window_mb_per_s[k]);
     }
 }
 
@@ -179,7 +188,7 @@ static void rate_profile(const mbw_state *s, FILE *f)
     for (int r = 0; r < s->nrows; r++) {
         fprintf(f, "%-7zu", s->bytes[r]);
         for (int k = 0; k < OSU_MAX_WINDOWS; k++)
-            fprintf(f, "  %10.2f", 1e6 * s->mb[r][k] / (double)s->transmit[r]);
+            fprintf(f, "  %10.2f", s->rate[r][k]);
         fputc('\n', f);
     }
 }
@@ -193,9 +202,8 @@ static void varied_row(const osu_ctx *c, const osu_row *row, FILE *f)
     fputc('\n', f);
     if (s->nrows < MAX_ROWS) {
         s->bytes[s->nrows] = row->bytes;
-        s->transmit[s->nrows] = row->transmit_size;
         for (int k = 0; k < OSU_MAX_WINDOWS; k++)
-            s->mb[s->nrows][k] = row->window_mb_per_s[k];
+            s->rate[s->nrows][k] = row->window_messages_per_s[k];
         s->nrows++;
     }
     if (c->o->print_rate && 2 * row->bytes > c->o->max_size)

@@ -119,7 +119,8 @@ static long planned_rows(const osu_prog *p, const osu_options *o)
         for (size_t s = o->min_size; s <= o->max_size; s = next_size(s))
             rows += s / (size_t)ts > 0; /* OSU skips sizes of no whole element, 0 too */
     }
-    return rows;
+    /* osu_mbw_mr -V: a record per window size (osu_json.c) */
+    return p->bench == OSU_MBW_MR && o->window_varied ? rows * OSU_MAX_WINDOWS : rows;
 }
 
 static void osu_plan(void *state, eb_run *run)

@@ -105,6 +105,7 @@ def test_latency_mp_forks_and_its_row_format(tmp_path):
     assert lines[:4] == ["# Number of forked processes in sender: 3",
                          "# Number of forked processes in receiver: 1", "",
                          "# OSU MPI Multi-process Latency Test v7.4"]
+    assert all(r["sender_processes"] == 3 and r["receiver_processes"] == 1 for r in rows)
     table = parse_osu(text)["tables"][0]
     assert table["header"] == LAT_HEADER
     # OSU prints the latency 10 wide here (without -c)
@@ -141,7 +142,7 @@ def test_bandwidth_rows(tmp_path, program, title):
     for x, r in zip(got, rows):
         assert r["mb_per_s"] > 0 and x["Bandwidth (MB/s)"] == f"{r['mb_per_s']:.2f}"
         assert x["Validation"] == "Pass" and r["defects"] == 0
-        p = r["percentiles"]
+        p = r["percentiles_mb_per_s"]
         assert 0 < p["50"] <= p["90"] <= p["99"]
 
 
@@ -155,7 +156,7 @@ def test_multiple_buffers_are_checked(tmp_path, program):
 
 # ---- derived datatypes (-D) ------------------------------------------------
 
-def test_vector_type_transmit_size(tmp_path):
+def test_vector_type_transmit_bytes(tmp_path):
     text, rows, _ = osu(tmp_path, 2, "osu_bw", "-m", "8:512", "-i", "4", "-x", "1", "-W", "4",
                         "-D", "vect:8:3", "-c")
     table = parse_osu(text)["tables"][0]
@@ -163,16 +164,16 @@ def test_vector_type_transmit_size(tmp_path):
         "Transmit Size".rjust(OSU_WIDTH)
     for x, r in zip(table_rows(table), rows):
         # OSU: (elements / stride) blocks of BLOCK elements
-        assert int(x["Transmit Size"]) == r["transmit_size"] == r["bytes"] // 8 * 3
+        assert int(x["Transmit Size"]) == r["transmit_bytes"] == r["bytes"] // 8 * 3
         assert x["Validation"] == "Pass"
 
 
 def test_vector_type_of_ints_and_contiguous(tmp_path):
     _, rows, _ = osu(tmp_path, 2, "osu_latency", "-m", "4:256", *SMALL, "-D", "vect:4:2",
                      "-T", "mpi_int")
-    assert [r["transmit_size"] for r in rows] == [s // 4 // 4 * 2 * 4 for s in sizes(4, 256)]
+    assert [r["transmit_bytes"] for r in rows] == [s // 4 // 4 * 2 * 4 for s in sizes(4, 256)]
     _, rows, _ = osu(tmp_path, 2, "osu_bibw", "-m", "64", "-i", "4", "-x", "1", "-D", "cont")
-    assert [r["transmit_size"] for r in rows] == sizes(1, 64)
+    assert [r["transmit_bytes"] for r in rows] == sizes(1, 64)
 
 
 def test_indexed_type_from_file(tmp_path):
@@ -184,7 +185,7 @@ def test_indexed_type_from_file(tmp_path):
     assert columns(table["header"]) == ["# Size", "MB/s", "Messages/s", "Validation",
                                         "Transmit Size"]
     for x, r in zip(table_rows(table), rows):
-        assert x["Transmit Size"] == "13" and r["transmit_size"] == 13
+        assert x["Transmit Size"] == "13" and r["transmit_bytes"] == 13
         # the rate counts messages of the type, 13 bytes each
         assert r["messages_per_s"] == pytest.approx(r["mb_per_s"] * 1e6 / 13, rel=1e-12)
 
@@ -212,6 +213,8 @@ def test_mbw_mr_pairs(tmp_path, pairs):
         "Messages/s".rjust(OSU_WIDTH) + "Validation".rjust(OSU_WIDTH)
     for x, r in zip(table_rows(table), rows):
         size = r["bytes"]
+        # the processes that take part, and the lines above the table
+        assert (r["procs"], r["pairs"], r["window_size"]) == (2 * pairs, pairs, 8)
         assert r["messages_per_s"] == pytest.approx(r["mb_per_s"] * 1e6 / size, rel=1e-12)
         mbs, rate = float(x["MB/s"]), float(x["Messages/s"])
         # the printed rate is the printed MB/s times 10^6 / size, up to MB/s's rounding
@@ -239,11 +242,16 @@ def test_mbw_mr_varied_window(tmp_path):
     assert lines[11:14] == ["", "# Message Rate Profile", windows]
     rate = lines[14:19]
     assert len(lines) == 19
-    for size, b, q, r in zip(sizes(1, 16), bw, rate, rows):
-        assert r["windows"] == [1, 2, 4, 8, 16, 32, 64, 128]
-        assert b == f"{size:<7d}" + "".join(f"  {v:10.2f}" for v in r["window_mb_per_s"])
-        assert q == f"{size:<7d}" + "".join(f"  {1e6 * v / size:10.2f}"
-                                            for v in r["window_mb_per_s"])
+    # a record per size and window, as OSU's text import writes them
+    assert end["rows"] == len(rows) == 5 * 8
+    for k, (size, b, q) in enumerate(zip(sizes(1, 16), bw, rate)):
+        recs = rows[8 * k:8 * k + 8]
+        assert [(r["bytes"], r["window_size"], r["pairs"]) for r in recs] == \
+            [(size, w, 1) for w in (1, 2, 4, 8, 16, 32, 64, 128)]
+        assert b == f"{size:<7d}" + "".join(f"  {r['mb_per_s']:10.2f}" for r in recs)
+        assert q == f"{size:<7d}" + "".join(f"  {r['messages_per_s']:10.2f}" for r in recs)
+        for r in recs:
+            assert r["messages_per_s"] == pytest.approx(r["mb_per_s"] * 1e6 / size, rel=1e-12)
 
 
 def test_mbw_mr_too_many_pairs_refused():
@@ -271,7 +279,7 @@ def test_fan(tmp_path, program, np, per_node):
     for x, r in zip(table_rows(table), rows):
         assert r["defects"] == 0 and r["checked"] is True and x["Validation"] == "Pass"
         assert r["mb_per_s"] > 0 and x["Avg Latency(us)"] == f"{r['mb_per_s']:.2f}"
-        p = r["percentiles"]
+        p = r["percentiles_mb_per_s"]
         assert 0 < p["50"] <= p["90"] <= p["99"]
 
 
@@ -299,7 +307,7 @@ def test_init(tmp_path, np):
     n, mn, mx, avg = map(int, m.groups())
     assert n == np and mn <= avg <= mx
     (r,) = rows
-    assert end["planned_rows"] == 1
+    assert end["planned_rows"] == 1 and "datatype" not in r  # no "# Datatype:" line
     assert 0 < r["t_min_us"] <= r["t_avg_us"] <= r["t_max_us"]
     # the text is OSU's whole milliseconds of the same durations
     assert mn == int(r["t_min_us"] // 1000) and mx == int(r["t_max_us"] // 1000)
