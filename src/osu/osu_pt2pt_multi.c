@@ -3,9 +3,11 @@
  * a barrier of all ranks (untimed).  The row: the senders' average of their
  * one-way latency (half the round trip).  OSU runs any process count, but
  * with an odd one its last receiver waits for a message nobody sends: effbench
- * asks for an even count. */
+ * asks for an even count.  With -z OSU prints the percentiles' column titles
+ * and no values: so does effbench's text (its JSON has rank 0's). */
 #include "osu/osu.h"
 #include "osu/osu_p2p.h"
+#include "osu/osu_text.h"
 
 #include "core/registry.h"
 
@@ -56,6 +58,17 @@ static long multi_lat_check(osu_ctx *c)
     return defects;
 }
 
+/* OSU's row: no -z values under its -z titles. */
+static void multi_lat_row(const osu_ctx *c, const osu_row *row, FILE *f)
+{
+    fprintf(f, "%-*zu%*.*f", 10, row->bytes, OSU_FIELD_WIDTH, OSU_FLOAT_PRECISION, row->avg_us);
+    if (c->o->validate)
+        osu_text_validation(row, f);
+    if (c->o->ddt)
+        fprintf(f, "%*zu", OSU_FIELD_WIDTH, row->transmit_size);
+    fputc('\n', f);
+}
+
 static int multi_lat_setup(osu_ctx *c, char *err, size_t n) { return osu_p2p_setup(c, 1, err, n); }
 
 static const osu_prog osu_multi_lat = {
@@ -73,6 +86,7 @@ static const osu_prog osu_multi_lat = {
     .measure = multi_lat_measure,
     .check = multi_lat_check,
     .teardown = osu_p2p_teardown,
+    .row_text = multi_lat_row,
 };
 
 EB_CONSTRUCTOR(register_osu_pt2pt_multi)

@@ -99,6 +99,18 @@ def test_latency_percentiles_and_types(tmp_path):
         assert 0 < p["50"] <= p["90"] <= p["99"]
 
 
+def test_multi_lat_percentiles_as_osu(tmp_path):
+    """OSU's osu_multi_lat prints the -z titles and no values; the records have them."""
+    text, rows, _ = osu(tmp_path, 2, "osu_multi_lat", "-m", "64", *SMALL, "-z")
+    table = parse_osu(text)["tables"][0]
+    assert columns(table["header"]) == ["# Size", "Avg Latency(us)", "P50 Tail Lat(us)",
+                                        "P90 Tail Lat(us)", "P99 Tail Lat(us)"]
+    assert [len(r) for r in table["rows"]] == [2] * 7
+    for r in rows:
+        p = r["percentiles"]
+        assert 0 < p["50"] <= p["90"] <= p["99"]
+
+
 def test_latency_mp_forks_and_its_row_format(tmp_path):
     text, rows, _ = osu(tmp_path, 2, "osu_latency_mp", "-m", "64", *SMALL, "-t", "3:1")
     lines = text.splitlines()
