@@ -123,6 +123,8 @@ struct osu_prog {
     long (*check)(osu_ctx *c);
     void (*teardown)(osu_ctx *c);
     int no_size;            /* rows without a size column (the barriers) */
+    int lenient;            /* OSU never reads its parser's verdict (osu_init, osu_hello): a
+                             * refused option is a warning, and the program runs */
     int one_row;            /* one row per -T datatype, of the datatype's size (fetch_and_op, compare_and_swap) */
     const char *usage;      /* -h's first line(s) when not "Usage: NAME [options]\nOptions:\n" */
     int mem_limit;          /* collectives: -M limits max_size (1) or max_size * procs (2) */

@@ -1,6 +1,7 @@
 /* osu_mbw_mr: OSU's multiple bandwidth / message rate test.  Pairs by block
  * order: rank r < P sends to r + P (P pairs, -p, default np / 2); ranks from
- * 2P on only join the barriers.  Each iteration: a barrier, then (after a
+ * 2P on (-p below np / 2) only join the barriers.  An even process count, as
+ * OSU 7.4 needs one (it hangs otherwise).  Each iteration: a barrier, then (after a
  * second barrier) every sender times a window of non-blocking sends and the
  * receiver's one-byte acknowledgement.  The row: aggregate MB/s = bytes * P *
  * window * iterations / 10^6 / (the senders' average time), and
@@ -237,6 +238,7 @@ static const osu_prog osu_mbw_mr = {
     .loops = {100, 10, 20, 2},
     .default_min_size = 1,
     .min_procs = 2,
+    .even_procs = 1, /* OSU 7.4 hangs on an odd count */
     .datatype_lines = 1,
     .setup = mbw_setup,
     .measure = mbw_measure,

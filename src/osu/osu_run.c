@@ -75,6 +75,10 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
     const osu_prog *p = st->p;
     char err[EB_ERRLEN], msg[EB_ERRLEN + 64];
     int status = osu_parse(p, &st->o, argc, argv, err, sizeof err);
+    if (status == OSU_PARSE_ERROR && p->lenient) {
+        eb_warn("%s: %s: ignored, as OSU's %s does", p->name, err, p->name);
+        status = OSU_PARSE_RUN;
+    }
     if (status == OSU_PARSE_ERROR) {
         snprintf(msg, sizeof msg, "%s: %s (%s -h lists the options)", p->name, err, p->name);
         eb_exit_all(EB_EXIT_USAGE, msg);
