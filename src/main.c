@@ -2,6 +2,7 @@
  * ...) picks the component; the component does everything else. */
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/init_time.h"
 #include "core/listing.h"
 #include "core/nodemap.h"
 #include "core/own_coll.h"
@@ -83,7 +84,9 @@ int main(int argc, char **argv)
 {
     int provided, rank;
     eb_guard_block_signals();
+    eb_init_time_mark_start(); /* osu_init reports the call's duration */
     MPI_Init_thread(&argc, &argv, requested_thread_level(argc, argv), &provided);
+    eb_init_time_mark_end();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     /* whole lines on stdout: in a job log that mixes stdout and stderr (Slurm's
      * default) no message can split a table row */

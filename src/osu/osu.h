@@ -23,6 +23,8 @@
 #define OSU_LARGE_MESSAGE_SIZE 8192 /* iterations_large / skip_large above this */
 #define OSU_MAX_PERCENTILES 5
 #define OSU_MAX_DTYPES 3
+#define OSU_MAX_WINDOWS 8 /* osu_mbw_mr -V: OSU's window sizes 1, 2, 4, ..., 128 */
+#define OSU_MAX_NAMING 4
 
 /* OSU's benchmark type (options.bench): decides the defaults and help text. */
 typedef enum { OSU_PT2PT, OSU_COLLECTIVE, OSU_ONE_SIDED, OSU_MBW_MR, OSU_STARTUP } osu_bench;
@@ -121,6 +123,8 @@ struct osu_prog {
     long (*check)(osu_ctx *c);
     void (*teardown)(osu_ctx *c);
     int no_size;            /* rows without a size column (the barriers) */
+    int lenient;            /* OSU never reads its parser's verdict (osu_init, osu_hello): a
+                             * refused option is a warning, and the program runs */
     int one_row;            /* one row per -T datatype, of the datatype's size (fetch_and_op, compare_and_swap) */
     const char *usage;      /* -h's first line(s) when not "Usage: NAME [options]\nOptions:\n" */
     int mem_limit;          /* collectives: -M limits max_size (1) or max_size * procs (2) */
@@ -160,6 +164,18 @@ struct osu_row {
     double percentiles[OSU_MAX_PERCENTILES]; /* -z, in the row's unit */
     long defects;                    /* -1: no checked pass; else over all ranks */
     size_t transmit_size;            /* -D: bytes of the derived type sent */
+    /* The JSON record's naming fields (docs/json-lines.md, "OSU records"),
+     * set by the program on rank 0 (osu_row_name): osu_mbw_mr's pairs and
+     * window_size, osu_latency_mp's forked processes; and the processes the
+     * numbers come from (osu_mbw_mr: 2 x pairs; 0: all). */
+    int procs;
+    int nnaming;
+    const char *naming_key[OSU_MAX_NAMING];
+    long naming_value[OSU_MAX_NAMING];
+    /* osu_mbw_mr -V: one record per window size (window_size, MB/s, rate) */
+    int nwindows;
+    int windows[OSU_MAX_WINDOWS];
+    double window_mb_per_s[OSU_MAX_WINDOWS], window_messages_per_s[OSU_MAX_WINDOWS];
 };
 
 void osu_register(const osu_prog *p);
@@ -181,6 +197,8 @@ void *osu_alloc(size_t n);
 /* The checked pass's pattern (core/buffers.h) of `sender` for iteration i. */
 void osu_fill(void *p, size_t n, int sender, long i);
 long osu_verify(const void *p, size_t n, int sender, long i);
+/* A naming field of the row's JSON record (an integer, e.g. "pairs"). */
+void osu_row_name(osu_row *row, const char *key, long value);
 /* Sum of a per-rank count over c->comm, on every rank. */
 long osu_sum_defects(const osu_ctx *c, long mine);
 

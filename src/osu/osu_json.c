@@ -74,12 +74,9 @@ static void num_if(eb_json *j, const char *key, double v)
         eb_json_num(j, key, v);
 }
 
-void osu_json_row(const osu_ctx *c, const osu_row *row)
+/* The row's record; w >= 0: osu_mbw_mr -V's record of window w. */
+static void result_record(const osu_ctx *c, const osu_row *row, int w)
 {
-    if (!eb_jsonl_active()) {
-        eb_guard_count_row();
-        return;
-    }
     const osu_prog *p = c->prog;
     eb_json j;
     eb_jsonl_begin(&j, "result");
@@ -88,9 +85,10 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
     eb_json_str(&j, "methodology", OSU_METHODOLOGY);
     eb_json_null(&j, "group");
     eb_json_null(&j, "mode");
-    eb_json_int(&j, "procs", c->size);
+    eb_json_int(&j, "procs", row->procs ? row->procs : c->size);
     eb_json_int(&j, "bytes", (long long)row->bytes);
-    eb_json_str(&j, "datatype", osu_dtype_name(c->dtype));
+    if (p->datatype_lines) /* a naming field where OSU prints "# Datatype:" */
+        eb_json_str(&j, "datatype", osu_dtype_name(c->dtype));
     eb_json_int(&j, "repetitions", row->iterations);
     eb_json_int(&j, "skip", c->skip);
     /* the operation's own time: a non-blocking collective's pure communication */
@@ -99,8 +97,8 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
     eb_json_num(&j, "t_min_us", nbc ? row->min_comm_us : row->min_us);
     eb_json_num(&j, "t_max_us", nbc ? row->max_comm_us : row->max_us);
     eb_json_null(&j, "mbytes_per_s"); /* IMB's 2^20: OSU's MB/s are mb_per_s */
-    num_if(&j, "mb_per_s", row->mb_per_s);
-    num_if(&j, "messages_per_s", row->messages_per_s);
+    num_if(&j, "mb_per_s", w >= 0 ? row->window_mb_per_s[w] : row->mb_per_s);
+    num_if(&j, "messages_per_s", w >= 0 ? row->window_messages_per_s[w] : row->messages_per_s);
     if (nbc) {
         eb_json_num(&j, "overall_us", row->overall_us);
         eb_json_num(&j, "compute_us", row->compute_us);
@@ -112,7 +110,7 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
         eb_json_num(&j, "max_comm_us", row->max_comm_us);
         eb_json_num(&j, "overlap_pct", row->overlap_pct);
     }
-    if (c->o->npercentiles) {
+    if (c->o->npercentiles && w < 0) {
         /* tails of a bandwidth table are bandwidths */
         eb_json_object(&j, isnan(row->mb_per_s) ? "percentiles" : "percentiles_mb_per_s");
         for (int k = 0; k < c->o->npercentiles; k++) {
@@ -122,6 +120,10 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
         }
         eb_json_close(&j);
     }
+    for (int k = 0; k < row->nnaming; k++)
+        eb_json_int(&j, row->naming_key[k], row->naming_value[k]);
+    if (w >= 0)
+        eb_json_int(&j, "window_size", row->windows[w]);
     if (p->bench == OSU_ONE_SIDED) {
         eb_json_str(&j, "window", WINS[c->o->win]);
         eb_json_str(&j, "sync", SYNCS[c->o->sync]);
@@ -136,4 +138,15 @@ void osu_json_row(const osu_ctx *c, const osu_row *row)
     if (c->o->ddt)
         eb_json_int(&j, "transmit_bytes", (long long)row->transmit_size);
     eb_jsonl_emit(&j); /* eb_jsonl_begin counted the row */
+}
+
+void osu_json_row(const osu_ctx *c, const osu_row *row)
+{
+    /* osu_mbw_mr -V: a record per window size, as OSU's text import writes them */
+    for (int w = row->nwindows ? 0 : -1; w < row->nwindows; w++) {
+        if (eb_jsonl_active())
+            result_record(c, row, w);
+        else
+            eb_guard_count_row();
+    }
 }

@@ -258,6 +258,18 @@ static int one_sided(const osu_prog *p, osu_options *o, int c, const char *arg)
     return -1;
 }
 
+/* -c and -D: OSU refuses the two together (effbench's -check, counted after
+ * the options, checks derived types). */
+static int check_or_ddt(osu_options *o, int c, const char *arg, char *err, size_t n)
+{
+    if ((c == 'c' && o->ddt) || (c == 'D' && o->validate))
+        return bad(err, n, "Derived data type does not support validation", c, arg);
+    if (c == 'c')
+        return o->validate = 1, 0;
+    return derived(o, arg) ? bad(err, n, "Invalid ddt type. Valid ddt types[cont,vect:STRIDE:"
+                                         "BLOCK,indx:FILE]", c, arg) : 0;
+}
+
 /* The value of option c; 0, or -1 with err. */
 static int take(const osu_prog *p, osu_options *o, int c, const char *arg, char *err, size_t n)
 {
@@ -266,7 +278,8 @@ static int take(const osu_prog *p, osu_options *o, int c, const char *arg, char 
     case 'f': o->show_full = 1; return 0;
     case 'V': o->window_varied = 1; return 0;
     case 'l': o->in_place = 1; return 0;
-    case 'c': o->validate = 1; return 0; /* "-clog:DIR" logs nothing here: the JSON keeps defects */
+    case 'c': /* "-clog:DIR" logs nothing here: the JSON keeps defects */
+    case 'D': return check_or_ddt(o, c, arg, err, n);
     case 'I': o->session = 1; return 0;
     case 'z': return percentiles(o, arg) ? bad(err, n, "Percentile range must be in between 0 "
                                                        "and 100", c, arg) : 0;
@@ -320,9 +333,6 @@ static int take(const osu_prog *p, osu_options *o, int c, const char *arg, char 
                                                      "types[fixed:N, rotate]", c, arg) : 0;
     case 'N': return neighbourhood(o, arg) ? bad(err, n, "Invalid topology (cart:DIM:RAD or "
                                                          "graph:FILE)", c, arg) : 0;
-    case 'D': return derived(o, arg) ? bad(err, n, "Invalid ddt type. Valid ddt "
-                                                   "types[cont,vect:STRIDE:BLOCK,indx:FILE]",
-                                           c, arg) : 0;
     case 'w':
     case 's':
         return one_sided(p, o, c, arg) ? bad(err, n, "Invalid option or invalid argument", c, arg)
@@ -361,13 +371,14 @@ static int take(const osu_prog *p, osu_options *o, int c, const char *arg, char 
 
 /* effbench's own options out of argv (in place): -check, --json FILE,
  * --resume FILE.  Returns the new argc, or -1 with err. */
-static int take_effbench_options(osu_options *o, int argc, char **argv, char *err, size_t n)
+static int take_effbench_options(osu_options *o, int argc, char **argv, int *check, char *err,
+                                 size_t n)
 {
     int out = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-check") || !strcmp(a, "--check")) {
-            o->validate = 1;
+            *check = 1;
         } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
             if (i + 1 >= argc)
                 return eb_err(err, n, "%s needs a file name", a);
@@ -412,7 +423,8 @@ int osu_parse(const osu_prog *p, osu_options *o, int argc, char **argv, char *er
     osu_defaults(p, o);
     char **av = eb_calloc((size_t)argc + 1, sizeof *av);
     memcpy(av, argv, (size_t)argc * sizeof *av);
-    int ac = take_effbench_options(o, argc, av, err, n);
+    int check = 0;
+    int ac = take_effbench_options(o, argc, av, &check, err, n);
     if (ac < 0) {
         free(av);
         return OSU_PARSE_ERROR;
@@ -450,6 +462,7 @@ int osu_parse(const osu_prog *p, osu_options *o, int argc, char **argv, char *er
                         o->min_size, o->max_size);
     if (!o->ndtypes)
         o->dtypes[o->ndtypes++] = MPI_CHAR;
+    o->validate |= check;
     if (!o->validate)
         o->warmup_validation = 0;
     free(av);

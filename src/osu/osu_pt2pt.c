@@ -1,90 +1,60 @@
 /* OSU's point-to-point programs between two processes: osu_latency
- * (ping-pong, half the round trip of each iteration) and osu_bw (a window of
+ * (ping-pong, half the round trip of each iteration), osu_bw (a window of
  * non-blocking sends, one acknowledgement, MB/s = bytes * window *
- * iterations / 10^6 / time).  The checked pass sends each iteration's own
- * pattern and verifies every byte on arrival, outside the timed loop. */
+ * iterations / 10^6 / time) and osu_bibw (windows both ways at once, twice
+ * the bytes).  The message is osu_p2p.h's: the -T type or the -D derived
+ * type, one or -b multiple buffers.  The checked pass sends each
+ * iteration's own pattern and verifies every byte on arrival, outside the
+ * timed loop. */
 #include "osu/osu.h"
+#include "osu/osu_p2p.h"
 
-#include "core/buffers.h"
-#include "core/error.h"
 #include "core/registry.h"
 
-#include <stdlib.h>
-
 #define TAG_DATA 1
+#define TAG_BW 100
+#define TAG_BIBW_BACK 10
 #define TAG_ACK 101
 
-typedef struct {
-    char *s, *r;
-    MPI_Request *req;
-} pt2pt_bufs;
-
-static int pt2pt_setup(osu_ctx *c, char *err, size_t n)
+/* Single-window programs (osu_latency: its buffers do not depend on -W). */
+static int latency_setup(osu_ctx *c, char *err, size_t n) { return osu_p2p_setup(c, 1, err, n); }
+static int window_setup(osu_ctx *c, char *err, size_t n)
 {
-    (void)err, (void)n;
-    pt2pt_bufs *b = eb_calloc(1, sizeof *b);
-    b->s = osu_alloc(c->o->max_size);
-    b->r = osu_alloc(c->o->max_size);
-    b->req = eb_calloc((size_t)c->o->window_size, sizeof *b->req);
-    c->priv = b;
-    return 0;
-}
-
-static void pt2pt_teardown(osu_ctx *c)
-{
-    pt2pt_bufs *b = c->priv;
-    free(b->s);
-    free(b->r);
-    free(b->req);
-    free(b);
+    return osu_p2p_setup(c, c->o->window_size, err, n);
 }
 
 /* ---- osu_latency ----------------------------------------------------- */
 
 /* One round trip from rank 0; its time on rank 0. */
-static double round_trip(osu_ctx *c, pt2pt_bufs *b)
+static double round_trip(osu_ctx *c)
 {
-    int n = (int)c->count;
+    osu_p2p *m = osu_p2p_of(c);
     double t0 = MPI_Wtime();
     if (c->rank == 0) {
-        MPI_Send(b->s, n, c->dtype, 1, TAG_DATA, c->comm);
-        MPI_Recv(b->r, n, c->dtype, 1, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
+        MPI_Send(m->s[0], m->count, m->type, 1, TAG_DATA, c->comm);
+        MPI_Recv(m->r[0], m->count, m->type, 1, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
     } else {
-        MPI_Recv(b->r, n, c->dtype, 0, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
-        MPI_Send(b->s, n, c->dtype, 0, TAG_DATA, c->comm);
+        MPI_Recv(m->r[0], m->count, m->type, 0, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
+        MPI_Send(m->s[0], m->count, m->type, 0, TAG_DATA, c->comm);
     }
     return MPI_Wtime() - t0;
 }
 
 static void latency_measure(osu_ctx *c, osu_row *row)
 {
-    pt2pt_bufs *b = c->priv;
-    double total = 0;
-    MPI_Barrier(c->comm);
-    for (long i = 0; i < c->skip + c->iterations; i++) {
-        double t = round_trip(c, b);
-        if (i < c->skip)
-            continue;
-        total += t;
-        if (c->lat)
-            c->lat[i - c->skip] = t * 1e6 / 2;
-    }
-    if (c->rank == 0)
-        row->avg_us = total * 1e6 / (2.0 * (double)c->iterations);
-    osu_percentiles(c, 0, row);
+    osu_p2p_size(c, row);
+    osu_p2p_latency_row(c, row, round_trip);
 }
 
 /* Both directions carry the sender's pattern for iteration i. */
 static long latency_check(osu_ctx *c)
 {
-    pt2pt_bufs *b = c->priv;
     long defects = 0;
     for (long i = 0; i < c->iterations; i++) {
-        osu_fill(b->s, c->bytes, c->rank, i);
-        eb_poison(b->r, c->bytes);
+        osu_p2p_prepare(c, 1, i);
         MPI_Barrier(c->comm);
-        round_trip(c, b);
-        defects += osu_verify(b->r, c->bytes, 1 - c->rank, i);
+        round_trip(c);
+        defects += osu_p2p_verify(c, 1, 1 - c->rank, i);
     }
     return defects;
 }
@@ -99,64 +69,51 @@ static const osu_prog osu_latency = {
     .default_min_size = 0,
     .exact_procs = 2,
     .datatype_lines = 1,
-    .setup = pt2pt_setup,
+    .setup = latency_setup,
     .measure = latency_measure,
     .check = latency_check,
-    .teardown = pt2pt_teardown,
+    .teardown = osu_p2p_teardown,
 };
 
 /* ---- osu_bw ------------------------------------------------------------ */
 
 /* One window: rank 0 sends W messages, rank 1 receives them and acknowledges. */
-static double window(osu_ctx *c, pt2pt_bufs *b)
+static double bw_window(osu_ctx *c)
 {
-    int n = (int)c->count, w = c->o->window_size;
+    osu_p2p *m = osu_p2p_of(c);
+    int w = c->o->window_size;
     double t0 = MPI_Wtime();
     if (c->rank == 0) {
         for (int j = 0; j < w; j++)
-            MPI_Isend(b->s, n, c->dtype, 1, TAG_DATA, c->comm, &b->req[j]);
-        MPI_Waitall(w, b->req, MPI_STATUSES_IGNORE);
-        MPI_Recv(b->r, 1, MPI_CHAR, 1, TAG_ACK, c->comm, MPI_STATUS_IGNORE);
+            MPI_Isend(osu_p2p_s(m, j), m->count, m->type, 1, TAG_BW, c->comm, &m->req[j]);
+        MPI_Waitall(w, m->req, MPI_STATUSES_IGNORE);
+        MPI_Recv(m->r[0], 1, MPI_CHAR, 1, TAG_ACK, c->comm, MPI_STATUS_IGNORE);
     } else {
         for (int j = 0; j < w; j++)
-            MPI_Irecv(b->r, n, c->dtype, 0, TAG_DATA, c->comm, &b->req[j]);
-        MPI_Waitall(w, b->req, MPI_STATUSES_IGNORE);
-        MPI_Send(b->s, 1, MPI_CHAR, 0, TAG_ACK, c->comm);
+            MPI_Irecv(osu_p2p_r(m, j), m->count, m->type, 0, TAG_BW, c->comm, &m->req[j]);
+        MPI_Waitall(w, m->req, MPI_STATUSES_IGNORE);
+        MPI_Send(m->s[0], 1, MPI_CHAR, 0, TAG_ACK, c->comm);
     }
     return MPI_Wtime() - t0;
 }
 
 static void bw_measure(osu_ctx *c, osu_row *row)
 {
-    pt2pt_bufs *b = c->priv;
-    double total = 0, mb = (double)c->bytes / 1e6 * c->o->window_size;
-    MPI_Barrier(c->comm);
-    for (long i = 0; i < c->skip + c->iterations; i++) {
-        double t = window(c, b);
-        if (i < c->skip)
-            continue;
-        total += t;
-        if (c->lat)
-            c->lat[i - c->skip] = mb / t;
-    }
-    if (c->rank == 0)
-        row->mb_per_s = mb * (double)c->iterations / total;
-    osu_percentiles(c, 0, row);
+    osu_p2p_size(c, row);
+    osu_p2p_bandwidth_row(c, row, bw_window, 1);
 }
 
 /* Every message of a window is the iteration's pattern of rank 0. */
 static long bw_check(osu_ctx *c)
 {
-    pt2pt_bufs *b = c->priv;
     long defects = 0;
+    int w = c->o->window_size;
     for (long i = 0; i < c->iterations; i++) {
-        if (c->rank == 0)
-            osu_fill(b->s, c->bytes, 0, i);
-        eb_poison(b->r, c->bytes);
+        osu_p2p_prepare(c, w, i);
         MPI_Barrier(c->comm);
-        window(c, b);
+        bw_window(c);
         if (c->rank == 1)
-            defects += osu_verify(b->r, c->bytes, 0, i);
+            defects += osu_p2p_verify(c, w, 0, i);
     }
     return defects;
 }
@@ -171,14 +128,72 @@ static const osu_prog osu_bw = {
     .default_min_size = 1,
     .exact_procs = 2,
     .datatype_lines = 1,
-    .setup = pt2pt_setup,
+    .setup = window_setup,
     .measure = bw_measure,
     .check = bw_check,
-    .teardown = pt2pt_teardown,
+    .teardown = osu_p2p_teardown,
+};
+
+/* ---- osu_bibw ---------------------------------------------------------- */
+
+/* Both ranks post W receives and W sends; rank 0 waits for its sends first,
+ * rank 1 for its receives (OSU's order). */
+static double bibw_window(osu_ctx *c)
+{
+    osu_p2p *m = osu_p2p_of(c);
+    int w = c->o->window_size, peer = 1 - c->rank;
+    int tag_in = c->rank == 0 ? TAG_BIBW_BACK : TAG_BW, tag_out = c->rank == 0 ? TAG_BW
+                                                                               : TAG_BIBW_BACK;
+    MPI_Request *recv = m->req, *send = m->req + w;
+    double t0 = MPI_Wtime();
+    for (int j = 0; j < w; j++)
+        MPI_Irecv(osu_p2p_r(m, j), m->count, m->type, peer, tag_in, c->comm, &recv[j]);
+    for (int j = 0; j < w; j++)
+        MPI_Isend(osu_p2p_s(m, j), m->count, m->type, peer, tag_out, c->comm, &send[j]);
+    MPI_Waitall(w, c->rank == 0 ? send : recv, MPI_STATUSES_IGNORE);
+    MPI_Waitall(w, c->rank == 0 ? recv : send, MPI_STATUSES_IGNORE);
+    return MPI_Wtime() - t0;
+}
+
+static void bibw_measure(osu_ctx *c, osu_row *row)
+{
+    osu_p2p_size(c, row);
+    osu_p2p_bandwidth_row(c, row, bibw_window, 2);
+}
+
+/* Each rank verifies what the other sent. */
+static long bibw_check(osu_ctx *c)
+{
+    long defects = 0;
+    int w = c->o->window_size;
+    for (long i = 0; i < c->iterations; i++) {
+        osu_p2p_prepare(c, w, i);
+        MPI_Barrier(c->comm);
+        bibw_window(c);
+        defects += osu_p2p_verify(c, w, 1 - c->rank, i);
+    }
+    return defects;
+}
+
+static const osu_prog osu_bibw = {
+    .name = "osu_bibw",
+    .title = "OSU MPI%s Bi-Directional Bandwidth Test",
+    .bench = OSU_PT2PT,
+    .row = OSU_ROW_BANDWIDTH,
+    .optstring = "+:hvm:x:i:t:W:b:c::u:G:D:P:T:Iz::",
+    .loops = {100, 10, 20, 2},
+    .default_min_size = 1,
+    .exact_procs = 2,
+    .datatype_lines = 1,
+    .setup = window_setup,
+    .measure = bibw_measure,
+    .check = bibw_check,
+    .teardown = osu_p2p_teardown,
 };
 
 EB_CONSTRUCTOR(register_osu_pt2pt)
 {
     osu_register(&osu_latency);
     osu_register(&osu_bw);
+    osu_register(&osu_bibw);
 }

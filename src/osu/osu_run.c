@@ -75,6 +75,10 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
     const osu_prog *p = st->p;
     char err[EB_ERRLEN], msg[EB_ERRLEN + 64];
     int status = osu_parse(p, &st->o, argc, argv, err, sizeof err);
+    if (status == OSU_PARSE_ERROR && p->lenient) {
+        eb_warn("%s: %s: ignored, as OSU's %s does", p->name, err, p->name);
+        status = OSU_PARSE_RUN;
+    }
     if (status == OSU_PARSE_ERROR) {
         snprintf(msg, sizeof msg, "%s: %s (%s -h lists the options)", p->name, err, p->name);
         eb_exit_all(EB_EXIT_USAGE, msg);
@@ -117,9 +121,10 @@ static long planned_rows(const osu_prog *p, const osu_options *o)
         int ts;
         MPI_Type_size(o->dtypes[d], &ts);
         for (size_t s = o->min_size; s <= o->max_size; s = next_size(s))
-            rows += s / (size_t)ts > 0 || s == 0;
+            rows += s / (size_t)ts > 0; /* OSU skips sizes of no whole element, 0 too */
     }
-    return rows;
+    /* osu_mbw_mr -V: a record per window size (osu_json.c) */
+    return p->bench == OSU_MBW_MR && o->window_varied ? rows * OSU_MAX_WINDOWS : rows;
 }
 
 static void osu_plan(void *state, eb_run *run)
@@ -275,7 +280,12 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
     }
     long defects = 0;
     size_t failed_size = 0;
-    for (int d = 0; d < st->o.ndtypes && !defects; d++) {
+    if (st->p->bench == OSU_STARTUP) { /* osu_init, osu_hello: one row, no sizes */
+        c->dtype = MPI_CHAR;
+        c->dtype_size = 1;
+        defects = one_size(st, 0);
+    }
+    for (int d = 0; d < st->o.ndtypes && !defects && st->p->bench != OSU_STARTUP; d++) {
         c->dtype = st->o.dtypes[d];
         MPI_Type_size(c->dtype, &c->dtype_size);
         table_start(st);
@@ -284,7 +294,8 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
         size_t lo = st->p->no_size ? 0 : st->p->one_row ? (size_t)c->dtype_size : st->o.min_size;
         size_t hi = st->p->no_size ? 0 : st->p->one_row ? (size_t)c->dtype_size : st->o.max_size;
         for (size_t s = lo; s <= hi && !defects; s = next_size(s)) {
-            if ((s && s / (size_t)c->dtype_size == 0) || already_done(st, s))
+            /* OSU skips sizes of no whole element, 0 too */
+            if ((!st->p->no_size && s / (size_t)c->dtype_size == 0) || already_done(st, s))
                 continue;
             defects = one_size(st, s);
             failed_size = s;

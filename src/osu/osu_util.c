@@ -115,3 +115,11 @@ long osu_sum_defects(const osu_ctx *c, long mine)
     MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, c->comm);
     return all;
 }
+
+void osu_row_name(osu_row *row, const char *key, long value)
+{
+    if (row->nnaming == OSU_MAX_NAMING)
+        eb_abort("osu_row_name: more than %d naming fields", OSU_MAX_NAMING);
+    row->naming_key[row->nnaming] = key;
+    row->naming_value[row->nnaming++] = value;
+}

@@ -31,9 +31,14 @@ def mine(kind, exits=None):
 
 
 def masked(text):
-    """Numbers masked, and the one line OSU prints without a fixed width (the neighbourhood
-    programs' topology time) reduced to its words."""
+    """Numbers masked, and the lines OSU prints without a fixed width reduced to their words:
+    the neighbourhood programs' topology time, osu_init's "%ld ms" figures, and osu_mbw_mr -V's
+    window tables, whose "%10.2f" overflows at 10^7 messages/s (so a row's width follows its
+    values)."""
     text = re.sub(r"(Time took to create topology graph:)\s*[\d.]+( us\.)", r"\1 T\2", text)
+    text = re.sub(r"^nprocs: \d+, min: \d+ ms, max: \d+ ms, avg: \d+ ms$",
+                  "nprocs: N, min: N ms, max: N ms, avg: N ms", text, flags=re.M)
+    text = re.sub(r"^\d+ *( +\d+\.\d\d){8}$", "S" + "  N.dd" * 8, text, flags=re.M)
     return mask_numbers(text)
 
 

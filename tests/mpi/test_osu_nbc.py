@@ -12,7 +12,8 @@ import pytest
 from effb import BUILD, MPI, np_params, read_jsonl, run
 from osu_helpers import parse_osu, rows_as_dicts
 
-NBC = sorted(p.name for p in BUILD.glob("osu_i*") if "neighbor" not in p.name)
+NBC = sorted(p.name for p in BUILD.glob("osu_i*")
+             if "neighbor" not in p.name and p.name != "osu_init")
 NHBR = sorted(p.name for p in BUILD.glob("osu_*neighbor_*"))
 SMALL = ["-m", "1:16", "-i", "10", "-x", "2"]
 LIB = BUILD / "libeb_corrupt.so"
