@@ -87,7 +87,7 @@ static void result_record(const osu_ctx *c, const osu_row *row, int w)
     eb_json_null(&j, "mode");
     eb_json_int(&j, "procs", row->procs ? row->procs : c->size);
     eb_json_int(&j, "bytes", (long long)row->bytes);
-    if (p->datatype_lines) /* a naming field where OSU prints "# Datatype:" */
+    if (p->bench != OSU_STARTUP) /* the -T type of the row (osu_init, osu_hello: none) */
         eb_json_str(&j, "datatype", osu_dtype_name(c->dtype));
     eb_json_int(&j, "repetitions", row->iterations);
     eb_json_int(&j, "skip", c->skip);

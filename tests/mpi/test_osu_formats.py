@@ -55,11 +55,26 @@ def test_the_index_covers_every_program():
     assert sampled - listed <= {"osu_latency_mt"}  # threads: the IMB-MT issue
 
 
+# Command lines OSU runs and effbench refuses on purpose (docs/osu.md), with the words of the
+# refusal: effbench never runs with a value it would have to ignore.
+REFUSED_ON_PURPOSE = {
+    "run/openmpi/osu_latency_z_space_np2.out": "unexpected argument '50,99'",
+    "run/openmpi/osu_allreduce_t_mpi_double_np4.out": "Invalid data type",
+    "run/openmpi/osu_alltoall_d_cont_np4.out": "-D",
+}
+
+
 @pytest.mark.parametrize("s", mine("run", exits={0}))
 def test_same_text_as_osu(s):
     r = run(s["np"], s["program"], *s["args"], timeout=240, cwd=OSU)
+    if s["file"] in REFUSED_ON_PURPOSE:
+        assert r.returncode == 2 and REFUSED_ON_PURPOSE[s["file"]] in r.stderr, r
+        return
     assert r.returncode == 0, r
     want = (OSU / s["file"]).read_text()
+    if osu_fail_rows(want):  # OSU's own check wrong (MPICH's small allocated windows)
+        assert not osu_fail_rows(r.stdout), r.stdout
+        return
     assert masked(r.stdout) == masked(want), (
         f"{s['program']} {' '.join(s['args'])}:\n--- OSU\n{want}\n--- effbench\n{r.stdout}")
 
@@ -118,7 +133,8 @@ def option_letters(text):
 
 
 @pytest.mark.parametrize("s", [p for p in mine("help", exits={0})
-                               if "Usage:" in (OSU / p.values[0]["file"]).read_text()])
+                               if "Usage:" in (OSU / p.values[0]["file"]).read_text()
+                               and p.values[0]["program"] != "osu_latency_mt"])
 def test_help_lists_osu_options(s):
     r = run(s["np"], s["program"], *s["args"], timeout=120, cwd=OSU)
     assert r.returncode == 0, r
