@@ -51,7 +51,7 @@ def test_resume_measures_only_the_missing_rows(tmp_path):
 
 
 def test_row_timeout_and_the_component_form(tmp_path):
-    r = run(2, "effbench", "osu", "osu_bw", "-m", "1:8", "-i", "5", "-x", "1", "-W", "4",
+    r = run(2, "effbench", "osu", "osu_bw", "-m", "1024:4096", "-i", "5", "-x", "1", "-W", "4",
             "--row-timeout", "60")
     assert r.returncode == 0, r
     osu = parse_osu(r.stdout)
