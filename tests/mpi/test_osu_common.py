@@ -100,3 +100,21 @@ def test_sessions_run_under_mpich():
     r = run(2, "osu_latency", "-I", *SMALL)
     assert r.returncode == 0, r
     assert len(parse_osu(r.stdout)["tables"][0]["rows"]) == 7
+
+
+def test_docs_table_is_the_listing():
+    """docs/osu.md's table of programs says what the descriptors say."""
+    from effb import ROOT
+    text = (ROOT / "docs" / "osu.md").read_text()
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 6 and cells[0].startswith("`osu_"):
+            rows[cells[0].strip("`")] = cells[1:5]
+    want = {}
+    for b in osu_programs():
+        procs = str(b["fixed_procs"]) if b["fixed_procs"] else \
+            (f">= {b['min_procs']}" if b["min_procs"] else "any") + (", even" if b["even_procs"] else "")
+        needs = ", ".join(n.split(" (")[0] for n in b["needs"]) or "—"
+        want[b["name"]] = [b["class"], procs, "yes" if b["checked"] else "no", needs]
+    assert rows == want
