@@ -144,6 +144,21 @@ def test_resolve_by_hash_and_unknown_run(sqlite_url, samples, capsys):
     assert "no run '99'" in capsys.readouterr().err
 
 
+def test_resolve_a_hash_prefix_of_digits_only(db_url, samples):
+    """A content hash may begin with twelve decimal digits: such a prefix is no run id (one
+    in some hundred imports; PostgreSQL refused it as out of the id column's range)."""
+    from sqlalchemy import update
+    from effbench.store.models import Run
+    with Store(db_url) as store:
+        run_id, _ = store.import_run(parse_file(samples / "beff/b_eff_np2.sum"))
+        with store.sessions() as session:
+            session.execute(update(Run).where(Run.id == run_id).values(
+                content_hash="404078009624" + "a" * 52))
+            session.commit()
+        assert store.resolve("404078009624") == run_id
+        assert store.resolve(str(run_id)) == run_id
+
+
 # --- what the columns hold -----------------------------------------------------------------
 
 def jsonl_file(path, records):

@@ -220,7 +220,8 @@ class Store:
     def resolve(self, ref: str) -> int:
         """A run id, or a unique prefix (6+ hex digits) of its content hash."""
         with self.sessions() as session:
-            if ref.isdigit():
+            # a hash prefix can be all digits: only a number the id column holds is an id
+            if ref.isdigit() and int(ref) < 2**31:
                 if session.get(Run, int(ref)) is not None:
                     return int(ref)
             if len(ref) >= 6:
