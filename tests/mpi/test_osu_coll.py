@@ -150,6 +150,7 @@ def test_percentiles_ordered(prog):
         assert 0 <= p50 <= p90 <= p99, row
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("prog", ["osu_allgather", "osu_reduce", "osu_scatterv"])
 def test_datatypes(tmp_path, prog):
     r, out, recs = run_osu(2, prog, "-m", "1:16", "-i", "8", "-x", "1", "-c", "-T", "MPI_INT",

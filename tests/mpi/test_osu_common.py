@@ -14,6 +14,7 @@ def osu_programs(**match):
             and all(b.get(k) == v for k, v in match.items())]
 
 
+@pytest.mark.asan
 def test_check_is_dash_c_and_the_records_match_the_text(tmp_path):
     out = tmp_path / "lat.jsonl"
     r = run(2, "osu_latency", *SMALL, "-check", "--json", out)

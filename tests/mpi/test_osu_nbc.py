@@ -128,6 +128,7 @@ def test_neighbourhood_collective(tmp_path, program, np):
     assert lines[1] == "" and lines[2].startswith("# OSU MPI "), r.stdout
 
 
+@pytest.mark.asan
 def test_test_calls_during_the_compute(tmp_path):
     """-t N: MPI_Test time is measured (and subtracted from the compute); without -t it is 0."""
     for probes, js in ((0, tmp_path / "none.jsonl"), (50, tmp_path / "t50.jsonl")):

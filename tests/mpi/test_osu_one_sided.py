@@ -136,6 +136,7 @@ def test_percentiles_bracket_the_row(tmp_path, program):
         assert 0.9 * p["0"] <= value <= 1.1 * p["100"] + 0.1, rec
 
 
+@pytest.mark.asan
 def test_accumulate_tables_per_datatype(tmp_path):
     """-T all: a whole header per datatype (OSU repeats its title), sizes
     below the datatype's skipped, -c's per-rank summary after the last."""
@@ -160,6 +161,7 @@ def test_accumulate_tables_per_datatype(tmp_path):
     assert "SKIPPED: No validations were performed!" in r.stderr  # rank 0 only originates
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("program", ["osu_fop_latency", "osu_cas_latency"])
 def test_atomics_one_row_per_datatype(tmp_path, program):
     """fetch_and_op / compare_and_swap: one row per -T datatype at its size,

@@ -158,6 +158,7 @@ def test_bandwidth_rows(tmp_path, program, title):
         assert 0 < p["50"] <= p["90"] <= p["99"]
 
 
+@pytest.mark.asan
 @pytest.mark.parametrize("program", ["osu_bw", "osu_bibw", "osu_bibw_persistent"])
 def test_multiple_buffers_are_checked(tmp_path, program):
     text, rows, end = osu(tmp_path, 2, program, "-m", "1024", "-i", "4", "-x", "1", "-W", "5",
@@ -168,6 +169,7 @@ def test_multiple_buffers_are_checked(tmp_path, program):
 
 # ---- derived datatypes (-D) ------------------------------------------------
 
+@pytest.mark.asan
 def test_vector_type_transmit_bytes(tmp_path):
     text, rows, _ = osu(tmp_path, 2, "osu_bw", "-m", "8:512", "-i", "4", "-x", "1", "-W", "4",
                         "-D", "vect:8:3", "-check")
