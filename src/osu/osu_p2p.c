@@ -246,3 +246,17 @@ void osu_p2p_bandwidth_row(osu_ctx *c, osu_row *row, double (*op)(osu_ctx *c), i
         row->mb_per_s = mb * (double)c->iterations / total;
     osu_percentiles(c, 0, row);
 }
+
+long osu_p2p_windows_checked(osu_ctx *c, double (*op)(osu_ctx *c), int directions)
+{
+    long defects = 0;
+    int w = c->o->window_size;
+    for (long i = 0; i < c->iterations; i++) {
+        osu_p2p_prepare(c, w, i);
+        MPI_Barrier(c->comm);
+        op(c);
+        if (directions == 2 || c->rank == 1)
+            defects += osu_p2p_verify(c, w, 1 - c->rank, i);
+    }
+    return defects;
+}

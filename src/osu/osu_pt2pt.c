@@ -103,20 +103,7 @@ static void bw_measure(osu_ctx *c, osu_row *row)
     osu_p2p_bandwidth_row(c, row, bw_window, 1);
 }
 
-/* Every message of a window is the iteration's pattern of rank 0. */
-static long bw_check(osu_ctx *c)
-{
-    long defects = 0;
-    int w = c->o->window_size;
-    for (long i = 0; i < c->iterations; i++) {
-        osu_p2p_prepare(c, w, i);
-        MPI_Barrier(c->comm);
-        bw_window(c);
-        if (c->rank == 1)
-            defects += osu_p2p_verify(c, w, 0, i);
-    }
-    return defects;
-}
+static long bw_check(osu_ctx *c) { return osu_p2p_windows_checked(c, bw_window, 1); }
 
 static const osu_prog osu_bw = {
     .name = "osu_bw",
@@ -161,19 +148,7 @@ static void bibw_measure(osu_ctx *c, osu_row *row)
     osu_p2p_bandwidth_row(c, row, bibw_window, 2);
 }
 
-/* Each rank verifies what the other sent. */
-static long bibw_check(osu_ctx *c)
-{
-    long defects = 0;
-    int w = c->o->window_size;
-    for (long i = 0; i < c->iterations; i++) {
-        osu_p2p_prepare(c, w, i);
-        MPI_Barrier(c->comm);
-        bibw_window(c);
-        defects += osu_p2p_verify(c, w, 1 - c->rank, i);
-    }
-    return defects;
-}
+static long bibw_check(osu_ctx *c) { return osu_p2p_windows_checked(c, bibw_window, 2); }
 
 static const osu_prog osu_bibw = {
     .name = "osu_bibw",

@@ -121,19 +121,7 @@ static void bw_measure(osu_ctx *c, osu_row *row)
     osu_p2p_bandwidth_row(c, row, bw_window, 1);
 }
 
-static long bw_check(osu_ctx *c)
-{
-    long defects = 0;
-    int w = c->o->window_size;
-    for (long i = 0; i < c->iterations; i++) {
-        osu_p2p_prepare(c, w, i);
-        MPI_Barrier(c->comm);
-        bw_window(c);
-        if (c->rank == 1)
-            defects += osu_p2p_verify(c, w, 0, i);
-    }
-    return defects;
-}
+static long bw_check(osu_ctx *c) { return osu_p2p_windows_checked(c, bw_window, 1); }
 
 static int window_setup(osu_ctx *c, char *err, size_t n)
 {
@@ -194,18 +182,7 @@ static void bibw_measure(osu_ctx *c, osu_row *row)
     osu_p2p_bandwidth_row(c, row, bibw_window, 2);
 }
 
-static long bibw_check(osu_ctx *c)
-{
-    long defects = 0;
-    int w = c->o->window_size;
-    for (long i = 0; i < c->iterations; i++) {
-        osu_p2p_prepare(c, w, i);
-        MPI_Barrier(c->comm);
-        bibw_window(c);
-        defects += osu_p2p_verify(c, w, 1 - c->rank, i);
-    }
-    return defects;
-}
+static long bibw_check(osu_ctx *c) { return osu_p2p_windows_checked(c, bibw_window, 2); }
 
 static const osu_prog osu_bibw_persistent = {
     .name = "osu_bibw_persistent",
