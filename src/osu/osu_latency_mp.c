@@ -27,7 +27,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define TAG_DATA 1
 
 typedef struct {
     pid_t *child;
@@ -107,17 +106,8 @@ static void mp_teardown(osu_ctx *c)
 /* A barrier (untimed), then one round trip timed on rank 0. */
 static double mp_round_trip(osu_ctx *c)
 {
-    osu_p2p *m = osu_p2p_of(c);
     MPI_Barrier(c->comm);
-    double t0 = MPI_Wtime();
-    if (c->rank == 0) {
-        MPI_Send(m->s[0], m->count, m->type, 1, TAG_DATA, c->comm);
-        MPI_Recv(m->r[0], m->count, m->type, 1, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
-    } else {
-        MPI_Recv(m->r[0], m->count, m->type, 0, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
-        MPI_Send(m->s[0], m->count, m->type, 0, TAG_DATA, c->comm);
-    }
-    return MPI_Wtime() - t0;
+    return osu_p2p_round_trip(c);
 }
 
 static void mp_measure(osu_ctx *c, osu_row *row)

@@ -260,3 +260,17 @@ long osu_p2p_windows_checked(osu_ctx *c, double (*op)(osu_ctx *c), int direction
     }
     return defects;
 }
+
+double osu_p2p_round_trip(osu_ctx *c)
+{
+    osu_p2p *m = osu_p2p_of(c);
+    double t0 = MPI_Wtime();
+    if (c->rank == 0) {
+        MPI_Send(m->s[0], m->count, m->type, 1, OSU_P2P_TAG_DATA, c->comm);
+        MPI_Recv(m->r[0], m->count, m->type, 1, OSU_P2P_TAG_DATA, c->comm, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(m->r[0], m->count, m->type, 0, OSU_P2P_TAG_DATA, c->comm, MPI_STATUS_IGNORE);
+        MPI_Send(m->s[0], m->count, m->type, 0, OSU_P2P_TAG_DATA, c->comm);
+    }
+    return MPI_Wtime() - t0;
+}

@@ -60,6 +60,10 @@ double osu_p2p_loop(osu_ctx *c, double (*op)(osu_ctx *c), int bw, double mb);
  * (-W) of the message per call; -z percentiles of rank 0's calls. */
 void osu_p2p_latency_row(osu_ctx *c, osu_row *row, double (*op)(osu_ctx *c));
 void osu_p2p_bandwidth_row(osu_ctx *c, osu_row *row, double (*op)(osu_ctx *c), int directions);
+#define OSU_P2P_TAG_DATA 1
+/* One blocking round trip of the current size from rank 0 (osu_latency's,
+ * and osu_latency_mp's after its barrier); its time in seconds. */
+double osu_p2p_round_trip(osu_ctx *c);
 /* The checked pass of a windowed program: each iteration's pattern into the
  * windows, op, then the receiving side verifies every message (rank 1 the
  * pattern of rank 0 when directions is 1, each rank the other's when 2). */

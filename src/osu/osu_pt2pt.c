@@ -11,7 +11,6 @@
 
 #include "core/registry.h"
 
-#define TAG_DATA 1
 #define TAG_BW 100
 #define TAG_BIBW_BACK 10
 #define TAG_ACK 101
@@ -25,25 +24,10 @@ static int window_setup(osu_ctx *c, char *err, size_t n)
 
 /* ---- osu_latency ----------------------------------------------------- */
 
-/* One round trip from rank 0; its time on rank 0. */
-static double round_trip(osu_ctx *c)
-{
-    osu_p2p *m = osu_p2p_of(c);
-    double t0 = MPI_Wtime();
-    if (c->rank == 0) {
-        MPI_Send(m->s[0], m->count, m->type, 1, TAG_DATA, c->comm);
-        MPI_Recv(m->r[0], m->count, m->type, 1, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
-    } else {
-        MPI_Recv(m->r[0], m->count, m->type, 0, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
-        MPI_Send(m->s[0], m->count, m->type, 0, TAG_DATA, c->comm);
-    }
-    return MPI_Wtime() - t0;
-}
-
 static void latency_measure(osu_ctx *c, osu_row *row)
 {
     osu_p2p_size(c, row);
-    osu_p2p_latency_row(c, row, round_trip);
+    osu_p2p_latency_row(c, row, osu_p2p_round_trip);
 }
 
 /* Both directions carry the sender's pattern for iteration i. */
@@ -53,7 +37,7 @@ static long latency_check(osu_ctx *c)
     for (long i = 0; i < c->iterations; i++) {
         osu_p2p_prepare(c, 1, i);
         MPI_Barrier(c->comm);
-        round_trip(c);
+        osu_p2p_round_trip(c);
         defects += osu_p2p_verify(c, 1, 1 - c->rank, i);
     }
     return defects;
