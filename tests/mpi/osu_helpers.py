@@ -57,3 +57,18 @@ def mask_numbers(text):
         tail = "." + "d" * (len(m.group(1)) - 1) if m.group(1) else ""
         return " " * (len(m.group(0)) - len(tail) - 1) + "N" + tail
     return NUMBER.sub(repl, text)
+
+
+def osu_names(pred=lambda b: True):
+    """The OSU programs of effbench's listing (the descriptors) that pred accepts."""
+    from effb import listed
+    return [b["name"] for b in listed(component="osu") if pred(b)]
+
+
+def persistent_collective(b):
+    return any(n.startswith("MPI_Allreduce_init") for n in b["needs"])
+
+
+def blocking_collective(b):
+    return (b["class"] == "collective" and not persistent_collective(b)
+            and not b["name"].startswith("osu_i") and "neighbor" not in b["name"])

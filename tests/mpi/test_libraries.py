@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from effb import BUILD, LIBRARIES, LIBRARY, MPI, ROOT, read_jsonl, run
-from osu_helpers import parse_osu
+from osu_helpers import osu_names, parse_osu, persistent_collective
 
 CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c"]
 
@@ -75,11 +75,8 @@ def test_persistent_collective_runs_or_is_refused():
                "collectives), which this MPI library" in r.stderr, r
 
 
-PERSISTENT = ["osu_allgather_persistent", "osu_allgatherv_persistent", "osu_alltoall_persistent",
-              "osu_alltoallv_persistent", "osu_alltoallw_persistent", "osu_barrier_persistent",
-              "osu_bcast_persistent", "osu_gather_persistent", "osu_gatherv_persistent",
-              "osu_reduce_persistent", "osu_reduce_scatter_persistent",
-              "osu_scatter_persistent", "osu_scatterv_persistent"]
+# osu_allreduce_persistent is checked above
+PERSISTENT = [n for n in osu_names(persistent_collective) if n != "osu_allreduce_persistent"]
 
 
 @pytest.mark.parametrize("prog", PERSISTENT)

@@ -7,17 +7,14 @@ import re
 
 import pytest
 
-from effb import BUILD, MPI, ROOT, np_params, read_jsonl, run
-from osu_helpers import parse_osu, rows_as_dicts
+from effb import MPI, np_params, read_jsonl, run
+from osu_helpers import (blocking_collective, osu_names, parse_osu, persistent_collective,
+                         rows_as_dicts)
 from test_corruption import flip_is_reported
 
 
-def descriptor_names(source):
-    return re.findall(r'\.name = "(osu_\w+)"', (ROOT / "src" / "osu" / source).read_text())
-
-
-BLOCKING = descriptor_names("osu_coll.c")
-PERSISTENT = descriptor_names("osu_coll_persistent.c")
+BLOCKING = osu_names(blocking_collective)
+PERSISTENT = osu_names(persistent_collective)
 NO_SIZE = {"osu_barrier", "osu_barrier_persistent"}
 # -l: in OSU's option string of these (all but the broadcasts and barriers)
 IN_PLACE = [p for p in BLOCKING if p not in ("osu_bcast", "osu_barrier")]

@@ -10,11 +10,11 @@ import re
 import pytest
 
 from effb import BUILD, MPI, np_params, read_jsonl, run
-from osu_helpers import parse_osu, rows_as_dicts
+from osu_helpers import osu_names, parse_osu, rows_as_dicts
 
-NBC = sorted(p.name for p in BUILD.glob("osu_i*")
-             if "neighbor" not in p.name and p.name != "osu_init")
-NHBR = sorted(p.name for p in BUILD.glob("osu_*neighbor_*"))
+NBC = osu_names(lambda b: b["class"] == "collective" and b["name"].startswith("osu_i")
+                and "neighbor" not in b["name"])
+NHBR = osu_names(lambda b: "neighbor_" in b["name"])
 SMALL = ["-m", "1:16", "-i", "10", "-x", "2"]
 LIB = BUILD / "libeb_corrupt.so"
 # OSU's sample adjacency list (c/util/nhbrhd_graph.adj): 4 ranks, some with no in- or out-edge
