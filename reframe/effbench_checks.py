@@ -33,8 +33,13 @@ NODE_METRICS = ('latency_0b_us', 'latency_8b_us', 'bandwidth_mb_per_s')
 
 
 @deferrable
-def read_records(path):
+def read_records(path, stderr):
     """The JSON Lines records of one effbench run, in file order."""
+    if not os.path.exists(path):
+        with open(stderr) as f:
+            said = [line.strip() for line in f if line.startswith('effbench: ')]
+        raise sn.SanityError(f'{RECORDS} was not written: '
+                             + (said[-1] if said else f'the program failed (see {stderr})'))
     with open(path) as f:
         return [json.loads(line) for line in f if line.strip()]
 
@@ -74,6 +79,8 @@ class EffbenchCheck(rfm.RunOnlyRegressionTest):
     maintainers = ['effbench']
     tags = {'effbench'}
     keep_files = [RECORDS]
+    # a benchmark measures the nodes: it shares them with no other job
+    exclusive_access = True
 
     #: folder of effbench's programs; empty: the partition's `effbench_bin` extra, else PATH
     effbench_bin = variable(str, value='')
@@ -100,7 +107,8 @@ class EffbenchCheck(rfm.RunOnlyRegressionTest):
 
     @property
     def records(self):
-        return read_records(os.path.join(self.stagedir, RECORDS))
+        return read_records(os.path.join(self.stagedir, RECORDS),
+                            os.path.join(self.stagedir, self.stderr.evaluate()))
 
     def result(self, field, **match):
         return the_record(self.records, 'result', **match)[field]
@@ -267,11 +275,6 @@ class EffbenchNodeMatrix(EffbenchCheck):
 
     def arguments(self):
         return ['nodes']
-
-    @run_before('run')
-    def need_three_nodes(self):
-        # two nodes cannot be judged: nothing says which of the two is slow
-        self.skip_if(0 < self.num_tasks < 3, 'the node matrix needs at least 3 nodes')
 
     @sanity_function
     def validate(self):

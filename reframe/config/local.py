@@ -2,7 +2,7 @@
 
     reframe -C reframe/config/local.py -c reframe/effbench_checks.py -r
 
-effbench's programs: $EFFBENCH_BIN, else this checkout's build/ (an installed effbench:
+effbench's programs: $EFFBENCH_BIN_DIR, else this checkout's build/ (an installed effbench:
 its bin/ folder, or '' with the programs on PATH, e.g. after `spack load effbench`).
 """
 import os
@@ -25,7 +25,7 @@ site_configuration = {
                     # one machine: no node-pair matrix (it needs 3 nodes)
                     'features': ['effbench'],
                     'extras': {
-                        'effbench_bin': os.environ.get('EFFBENCH_BIN',
+                        'effbench_bin': os.environ.get('EFFBENCH_BIN_DIR',
                                                        os.path.join(CHECKOUT, 'build')),
                         # a site's own values; None: measure and log, judge nothing
                         'effbench_references': {
