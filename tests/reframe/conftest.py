@@ -7,11 +7,13 @@ import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHECKS = ROOT / "reframe" / "effbench_checks.py"
 CONFIG = ROOT / "reframe" / "config"
 REFRAME = pathlib.Path(sys.executable).parent / "reframe"
+TMP_LOGS = pathlib.Path(tempfile.gettempdir()) / "rfm-*.log"
 
 
 def _load(name, path):
@@ -68,6 +70,11 @@ def reframe(config, prefix, *args, env=None, timeout=600):
     cmd = [str(REFRAME), "-C", str(config), "-c", str(CHECKS), "--prefix", str(prefix),
            "--report-file", str(prefix / "report.json"), "--exec-policy=serial", *QUICK,
            *args, "-r"]
+    before = set(TMP_LOGS.parent.glob(TMP_LOGS.name))
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env or dict(os.environ),
                           timeout=timeout, cwd=prefix)
+    # ReFrame logs into temporary files of its own and keeps them: this run's are removed
+    for log in set(TMP_LOGS.parent.glob(TMP_LOGS.name)) - before:
+        if str(config) in log.read_text(errors="replace"):
+            log.unlink(missing_ok=True)
     return Run(proc, prefix)
