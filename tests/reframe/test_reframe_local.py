@@ -126,3 +126,19 @@ def test_the_kept_records_are_stored_in_postgresql(local_run, postgres, tmp_path
         assert stored[0]["component"] == recs[0]["component"]
         assert [x for x in stored if x["type"] == "result"] == \
             [x for x in recs if x["type"] == "result"], path
+
+
+def test_the_checks_run_an_installed_effbench(tmp_path):
+    """A site's effbench, installed by `cmake --install`: the checks run its bin/ folder."""
+    prefix = tmp_path / "opt"
+    inst = subprocess.run(["cmake", "--install", str(ROOT / "build"), "--prefix", str(prefix)],
+                          capture_output=True, text=True, timeout=120)
+    assert inst.returncode == 0, inst.stdout + inst.stderr
+    r = reframe(CONFIG / "local.py", tmp_path, "-n", "EffbenchPingPong",
+                "-S", f"effbench_bin={prefix / 'bin'}")
+    assert r.returncode == 0, r.stdout[-3000:]
+    case = r.cases["EffbenchPingPong"]
+    assert case["executable"] == str(prefix / "bin" / "IMB-MPI1")
+    _, recs = r.records("EffbenchPingPong")
+    assert recs[0]["command_line"][0] == str(prefix / "bin" / "IMB-MPI1")
+    assert recs[-1]["status"] == "ok"
