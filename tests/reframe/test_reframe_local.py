@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from conftest import CONFIG, ROOT, reframe
+
+from effbench.web import create_app
 
 SITES = ROOT / "docs" / "sites.md"
 RESULTS = str(Path(sys.executable).parent / "effbench-results")
@@ -126,6 +129,21 @@ def test_the_kept_records_are_stored_in_postgresql(local_run, postgres, tmp_path
         assert stored[0]["component"] == recs[0]["component"]
         assert [x for x in stored if x["type"] == "result"] == \
             [x for x in recs if x["type"] == "result"], path
+
+    # the dashboard of the machine shows the nightly figures the checks measured
+    _, pp = files["EffbenchPingPong"]
+    _, ar = files["EffbenchAllreduce"]
+    _, beff = files["EffbenchBeff"]
+    _, bio = files["EffbenchBeffIO"]
+    machine = pp[0]["uname"]["nodename"]
+    data = TestClient(create_app(url)).get("/api/dashboard", params={"machine": machine}).json()
+    latest = {f["name"]: [s["latest"]["value"] for s in f["series"]] for f in data["figures"]}
+    assert latest["b_eff"] == [one(beff, type="summary")["b_eff_mb_per_s"]]
+    assert latest["b_eff_io"] == [one(bio, type="summary")["b_eff_io_mb_per_s"]]
+    assert latest["Allreduce 8 B"] == [one(ar, type="result", bytes=8)["t_avg_us"]]
+    # ping-pong latency: IMB's series (t_avg_us at 0 bytes) and b_eff's own ping-pong
+    assert latest["ping-pong latency"] == [one(pp, type="result", bytes=0)["t_avg_us"],
+                                           one(beff, type="summary")["pingpong_latency_us"]]
 
 
 def test_the_checks_run_an_installed_effbench(tmp_path):
