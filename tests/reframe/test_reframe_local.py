@@ -85,9 +85,14 @@ def test_the_docs_show_the_configuration_the_tests_run():
         assert docs_block(f"reframe/config/{name}") == (CONFIG / name).read_text()
 
 
-def test_a_sites_reference_is_judged(tmp_path):
+def test_a_sites_references_and_installed_effbench(tmp_path):
     """docs/sites.md's site.py over local.py, its reference numbers swapped for ones whose
-    verdict is known on any machine: latency at most 1e7 us, bandwidth at least 1e9 MiB/s."""
+    verdict is known on any machine (latency at most 1e7 us, bandwidth at least 1e9 MiB/s),
+    and effbench installed by `cmake --install`, its bin/ folder given as effbench_bin."""
+    prefix = tmp_path / "opt"
+    inst = subprocess.run(["cmake", "--install", str(ROOT / "build"), "--prefix", str(prefix)],
+                          capture_output=True, text=True, timeout=120)
+    assert inst.returncode == 0, inst.stdout + inst.stderr
     site = docs_block("site references")
     for old, new in [("'/opt/effbench/reframe/config/local.py'", repr(str(CONFIG / "local.py"))),
                      ("(2.0, None, 0.1, 'us')", "(1e7, None, 0.1, 'us')"),
@@ -96,9 +101,14 @@ def test_a_sites_reference_is_judged(tmp_path):
         site = site.replace(old, new)
     config = tmp_path / "site.py"
     config.write_text(site)
-    r = reframe(config, tmp_path, "-n", "EffbenchPingPong")
+    r = reframe(config, tmp_path, "-n", "EffbenchPingPong",
+                "-S", f"effbench_bin={prefix / 'bin'}")
     assert r.returncode == 1, r.stdout[-3000:]
     case = r.cases["EffbenchPingPong"]
+    assert case["executable"] == str(prefix / "bin" / "IMB-MPI1")
+    _, recs = r.records("EffbenchPingPong")
+    assert recs[0]["command_line"][0] == str(prefix / "bin" / "IMB-MPI1")
+    assert recs[-1]["status"] == "ok"
     assert case["result"] == "fail" and case["fail_phase"] == "performance"
     perf = case["perfvalues"]
     assert perf["local:mpirun:latency"][1:] == [1e7, None, 0.1, "us", "pass"]
@@ -146,17 +156,11 @@ def test_the_kept_records_are_stored_in_postgresql(local_run, postgres, tmp_path
                                            one(beff, type="summary")["pingpong_latency_us"]]
 
 
-def test_the_checks_run_an_installed_effbench(tmp_path):
-    """A site's effbench, installed by `cmake --install`: the checks run its bin/ folder."""
-    prefix = tmp_path / "opt"
-    inst = subprocess.run(["cmake", "--install", str(ROOT / "build"), "--prefix", str(prefix)],
-                          capture_output=True, text=True, timeout=120)
-    assert inst.returncode == 0, inst.stdout + inst.stderr
+def test_a_program_that_fails_fails_its_check_with_its_own_message(tmp_path):
     r = reframe(CONFIG / "local.py", tmp_path, "-n", "EffbenchPingPong",
-                "-S", f"effbench_bin={prefix / 'bin'}")
-    assert r.returncode == 0, r.stdout[-3000:]
+                "-S", "EffbenchPingPong.options=-time,0.05,-bogus")
+    assert r.returncode == 1, r.stdout[-3000:]
     case = r.cases["EffbenchPingPong"]
-    assert case["executable"] == str(prefix / "bin" / "IMB-MPI1")
-    _, recs = r.records("EffbenchPingPong")
-    assert recs[0]["command_line"][0] == str(prefix / "bin" / "IMB-MPI1")
-    assert recs[-1]["status"] == "ok"
+    assert (case["result"], case["fail_phase"]) == ("fail", "sanity")
+    assert case["fail_reason"].endswith("effbench.jsonl was not written: effbench: error: "
+                                        "unknown option '-bogus' (see IMB-MPI1 -h)"), case
