@@ -139,23 +139,30 @@ static void json_row(const p2p_bench *b, const p2p_ctx *c, const p2p_row *r)
 {
     eb_json j;
     eb_jsonl_begin(&j, "result");
+    /* the core fields in the order of every result record, then IMB-P2P's */
     eb_json_str(&j, "component", "imb-p2p");
     eb_json_str(&j, "benchmark", b->name);
-    eb_json_str(&j, "methodology", P2P_METHODOLOGY);
+    eb_json_null(&j, "group");
+    eb_json_null(&j, "mode");
     eb_json_int(&j, "procs", c->nranks);
     eb_json_int(&j, "bytes", (long long)r->bytes);
     eb_json_int(&j, "repetitions", r->repetitions);
+    eb_json_null(&j, "t_min_us");
+    eb_json_null(&j, "t_max_us");
+    eb_json_num(&j, "t_avg_us", r->t_usec);
+    eb_json_null(&j, "mbytes_per_s"); /* IMB's 2^20: IMB-P2P's Mbytes are 10^6 bytes */
+    if (r->defects >= 0)
+        eb_json_int(&j, "defects", r->defects);
+    else
+        eb_json_null(&j, "defects");
+    eb_json_str(&j, "methodology", P2P_METHODOLOGY);
+    eb_json_num(&j, "t_usec", r->t_usec);
+    eb_json_num(&j, "mb_per_s", r->mb_per_s);
+    eb_json_num(&j, "messages_per_s", r->messages_per_s);
     eb_json_int(&j, "warm_up", r->warm_up);
     eb_json_int(&j, "messages", r->messages);
     eb_json_num(&j, "time_max_s", r->time_max_s);
     eb_json_num(&j, "time_sum_s", r->time_sum_s);
-    eb_json_num(&j, "t_usec", r->t_usec);
-    eb_json_num(&j, "t_avg_us", r->t_usec);
-    eb_json_null(&j, "t_min_us");
-    eb_json_null(&j, "t_max_us");
-    eb_json_null(&j, "mbytes_per_s"); /* IMB's 2^20: IMB-P2P's Mbytes are 10^6 bytes */
-    eb_json_num(&j, "mb_per_s", r->mb_per_s);
-    eb_json_num(&j, "messages_per_s", r->messages_per_s);
     if (b->ndims) {
         eb_json_array(&j, "grid");
         for (int d = 0; d < b->ndims; d++)
@@ -164,10 +171,6 @@ static void json_row(const p2p_bench *b, const p2p_ctx *c, const p2p_row *r)
         eb_json_int(&j, "neighbours", c->nnbr);
     }
     eb_json_bool(&j, "checked", c->o->check);
-    if (r->defects >= 0)
-        eb_json_int(&j, "defects", r->defects);
-    else
-        eb_json_null(&j, "defects");
     eb_jsonl_emit(&j);
 }
 
