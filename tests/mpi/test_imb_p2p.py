@@ -53,22 +53,64 @@ def sample_text(s):
     return (P2P / s["file"]).read_text()
 
 
+def rows_of(text):
+    """Every table row: (bytes, repetitions, t, Mbytes/sec, Msg/sec[, defects])."""
+    return [tuple(float(x) for x in ln.split())
+            for ln in text.splitlines() if re.match(r"^ +\d+ +\d+ +[\d.]+ +[\d.]+ +\d+", ln)]
+
+
+# messages a repetition counts on P ranks, / P (IMB's count: every rank's sends and receives,
+# / 2)
+MESSAGES = {"PingPong": 1, "PingPing": 1, "Unirandom": 1, "Birandom": 2, "Corandom": 1,
+            "Stencil2D": 4, "Stencil3D": 6, "SendRecv_Replace": 1}
+# IMB's grids (rows x columns, planes x rows x columns) on P ranks; other counts: invalid
+GRIDS = {"Stencil2D": {4: [2, 2], 6: [3, 2], 8: [2, 4]}, "Stencil3D": {8: [2, 2, 2]}}
+
+
+def check_figures(r, recs):
+    """Each record's figures from its bytes, message count and loop times, as IMB-P2P derives
+    them; the text rounds them; the stencils' grids are IMB's."""
+    res = [x for x in recs if x["type"] == "result"]
+    assert recs[0]["component"] == "imb-p2p" and recs[-1]["status"] == "ok"
+    assert recs[0]["options"]["methodology"] == "imb-p2p-2021.11"
+    rows = rows_of(r.stdout)
+    assert len(rows) == len(res) > 0
+    for x, row in zip(res, rows):
+        b, n, m, p = x["benchmark"], x["repetitions"], x["messages"], x["procs"]
+        assert x["methodology"] == "imb-p2p-2021.11"
+        assert m == MESSAGES[b] * n * p, x
+        f = 2 if b == "PingPong" else 1
+        assert math.isclose(x["t_avg_us"], 1e6 * x["time_sum_s"] / (m * f), rel_tol=1e-9)
+        assert x["t_usec"] == x["t_avg_us"]
+        assert math.isclose(x["mb_per_s"], m * x["bytes"] / (1e6 * x["time_max_s"]),
+                            rel_tol=1e-9)
+        assert math.isclose(x["messages_per_s"], m / x["time_max_s"], rel_tol=1e-9)
+        assert x["time_sum_s"] >= x["time_max_s"] > 0
+        assert x["mbytes_per_s"] is None and x["t_min_us"] is None and x["defects"] is None
+        assert x["warm_up"] == (1 if n // 10 == 0 and n > 1 else n // 10)
+        assert row == (x["bytes"], n, round(x["t_avg_us"], 2), round(x["mb_per_s"], 2),
+                       round(x["messages_per_s"]))
+        if b in GRIDS:
+            assert x["grid"] == GRIDS[b][p] and x["neighbours"] == 2 * len(x["grid"]), x
+    # the lengths of each table in the order given
+    sizes = recs[0]["options"]["sizes"]
+    assert [x["bytes"] for x in res] == sizes * (len(res) // len(sizes))
+
+
 @pytest.mark.parametrize("s", mine("run", exits={0}))
-def test_same_text_as_imb(s):
+def test_same_text_as_imb(s, tmp_path):
+    """The text, numbers masked; and (--json) the figures behind it."""
+    js = tmp_path / "p2p.jsonl"
     args = s["args"] + (FAST if tag(s) in SLOW else [])
-    r = run(s["np"], "IMB-P2P", *args, timeout=240, cwd=P2P)
+    r = run(s["np"], "IMB-P2P", *args, "--json", js, timeout=240, cwd=P2P)
     assert r.returncode == 0, r
     want = sample_text(s)
     assert normal(r.stdout) == normal(want), (
         f"{' '.join(s['args'])}:\n--- IMB-P2P\n{want}\n--- effbench\n{r.stdout}")
     call = re.search(r"Calling sequence was:\n#\n# (\S+)(.*)\n", r.stdout)
-    assert call.group(1).endswith("IMB-P2P") and call.group(2) == "".join(" " + a for a in args)
-
-
-def rows_of(text):
-    """Every table row: (bytes, repetitions, t, Mbytes/sec, Msg/sec[, defects])."""
-    return [tuple(float(x) for x in ln.split())
-            for ln in text.splitlines() if re.match(r"^ +\d+ +\d+ +[\d.]+ +[\d.]+ +\d+", ln)]
+    assert call.group(1).endswith("IMB-P2P")
+    assert call.group(2) == "".join(f" {a}" for a in args + ["--json", str(js)])
+    check_figures(r, read_jsonl(js))
 
 
 def test_default_repetitions():
@@ -81,48 +123,12 @@ def test_default_repetitions():
 
 # ---- the figures ----------------------------------------------------------------------------
 
-# messages a repetition counts on P ranks (IMB's counts: each rank's sends and receives, /2)
-MESSAGES = {"PingPong": 1, "PingPing": 1, "Unirandom": 1, "Birandom": 2, "Corandom": 1,
-            "Stencil2D": 4, "Stencil3D": 6, "SendRecv_Replace": 1}
-
-
 def jsonl_run(tmp_path, np, *args):
     js = tmp_path / "p2p.jsonl"
     r = run(np, "IMB-P2P", *args, "--json", js, timeout=120)
     assert r.returncode == 0, r
     recs = read_jsonl(js)
     return r, recs, [x for x in recs if x["type"] == "result"]
-
-
-def test_figures_follow_from_bytes_counts_and_times(tmp_path):
-    r, recs, res = jsonl_run(tmp_path, 4, "-msglog", "2:3", "-pause", "0", "-iter", "20")
-    run_rec = recs[0]
-    assert run_rec["component"] == "imb-p2p"
-    assert run_rec["options"]["methodology"] == "imb-p2p-2021.11"
-    assert run_rec["options"]["sizes"] == [4, 8]
-    ran = [b for b in MESSAGES if b != "Stencil3D"]  # 4 ranks: no 3-D grid of 2 x 2 x 2
-    assert [x["benchmark"] for x in res] == [b for b in ran for _ in (4, 8)]
-    assert "# !! Benchmark Stencil3D is invalid for 4 processes !!" in r.stdout
-    text_rows = rows_of(r.stdout)
-    assert len(text_rows) == len(res)
-    for x, row in zip(res, text_rows):
-        assert x["methodology"] == "imb-p2p-2021.11" and x["procs"] == 4
-        assert (x["repetitions"], x["warm_up"]) == (20, 2)
-        m = x["messages"]
-        assert m == MESSAGES[x["benchmark"]] * 20 * 4, x
-        f = 2 if x["benchmark"] == "PingPong" else 1
-        assert math.isclose(x["t_usec"], 1e6 * x["time_sum_s"] / (m * f), rel_tol=1e-9)
-        assert math.isclose(x["mb_per_s"], m * x["bytes"] / (1e6 * x["time_max_s"]),
-                            rel_tol=1e-9)
-        assert math.isclose(x["messages_per_s"], m / x["time_max_s"], rel_tol=1e-9)
-        assert x["time_sum_s"] >= x["time_max_s"] > 0
-        assert x["mbytes_per_s"] is None and x["defects"] is None and not x["checked"]
-        # the text rounds the record's figures
-        assert row == (x["bytes"], 20, round(x["t_usec"], 2), round(x["mb_per_s"], 2),
-                       round(x["messages_per_s"]))
-    stencil = [x for x in res if x["benchmark"] == "Stencil2D"]
-    assert all(x["grid"] == [2, 2] and x["neighbours"] == 4 for x in stencil)
-    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
 
 
 def test_iter_rule_and_lengths_in_order(tmp_path):
@@ -133,14 +139,6 @@ def test_iter_rule_and_lengths_in_order(tmp_path):
     assert [x["bytes"] for x in res] == [2**16, 2**17, 2**18, 2**19, 2**20, 3, 1024]
     assert [x["repetitions"] for x in res] == [16, 8, 4, 2, 1, 300, 300]
     assert [x["warm_up"] for x in res] == [1, 1, 1, 1, 0, 30, 30]
-
-
-def test_stencil3d_grid_and_neighbours(tmp_path):
-    _, _, res = jsonl_run(tmp_path, 8, "Stencil3D", "-msglog", "0", "-pause", "0",
-                          "-iter", "5")
-    assert [x["grid"] for x in res] == [[2, 2, 2]] * 2
-    assert [x["neighbours"] for x in res] == [6, 6]
-    assert [x["messages"] for x in res] == [6 * 5 * 8] * 2
 
 
 def test_effbench_word_runs_the_same():
