@@ -206,6 +206,7 @@ def test_check_finds_a_flipped_byte(tmp_path, bench):
     assert all(x["checked"] for x in recs if x["type"] == "result")
 
 
+@pytest.mark.asan
 def test_check_passes_every_benchmark(tmp_path):
     _, _, res = jsonl_run(tmp_path, 4, "-msglog", "3", "-iter", "4", "-pause", "0", "-check",
                           "-msgwr", "on", "-msgrd", "on")
