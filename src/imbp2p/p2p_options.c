@@ -101,9 +101,10 @@ static int parse_msglog(p2p_options *o, const char *v, char *err, size_t errlen)
 static int parse_msglen(p2p_options *o, const char *path, p2p_read_fn read, char *err,
                         size_t errlen)
 {
-    char *text = read(path, err, errlen);
+    char why[EB_ERRLEN];
+    char *text = read(path, why, sizeof why);
     if (!text)
-        return eb_err(err, errlen, "Unable to open msglen file: %s", path);
+        return eb_err(err, errlen, "Unable to open msglen file: %s (%s)", path, why);
     clear_sizes(o);
     const char *p = text;
     char line[256];
