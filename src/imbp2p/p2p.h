@@ -41,7 +41,8 @@ typedef struct {
     int pause_us;           /* -pause: < 0 means no pause */
     int touch_send, touch_recv; /* -msgwr, -msgrd */
     int check;              /* effbench's -check */
-    const char *json_path;  /* effbench's --json FILE */
+    const char *json_path;  /* effbench's --json FILE or --resume FILE */
+    int resume;             /* --resume: continue the run of json_path */
 } p2p_options;
 
 /* Reads a -msglen file on every rank (collective: rank 0 reads, every rank

@@ -251,10 +251,11 @@ int p2p_parse(int argc, char **argv, p2p_options *o, p2p_read_fn read, char *err
             add_benchmark(o, b);
         } else if (!strcmp(a, "-check") || !strcmp(a, "-c")) {
             o->check = 1;
-        } else if (!strcmp(a, "--json")) {
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
             if (i + 1 >= argc)
-                return eb_err(err, errlen, "Missing argument after \"--json\" (a file name)");
+                return eb_err(err, errlen, "Missing argument after \"%s\" (a file name)", a);
             o->json_path = argv[++i];
+            o->resume = !strcmp(a, "--resume");
         } else if ((r = take_option(o, argc, argv, &i, read, err, errlen)) != 0) {
             if (r < 0)
                 return -1;

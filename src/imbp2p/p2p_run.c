@@ -23,6 +23,8 @@ typedef struct {
     char **argv;
     p2p_ctx c;
     double last_row_s; /* the previous row's time, for the guard's deadline */
+    long row;          /* rows of the run so far, measured or resumed */
+    long resumed_rows; /* --resume: the first rows, which the file holds */
 } p2p_state;
 
 static char *read_msglen(const char *path, char *err, size_t errlen)
@@ -51,6 +53,7 @@ static int p2p_options_step(void *state, eb_run *run, int argc, char **argv)
     st->argc = argc;
     st->argv = argv;
     run->json_path = st->o.json_path;
+    run->resume = st->o.resume;
     run->check = st->o.check;
     return 0;
 }
@@ -86,10 +89,19 @@ static void p2p_record(void *state, eb_run *run)
     for (int k = 0; k < o->nsizes; k++)
         eb_json_int(a, NULL, (long long)o->sizes[k]);
     eb_json_close(a);
-    a = eb_run_opt_array(run, "benchmarks", EB_INFO);
+    a = eb_run_opt_array(run, "benchmarks", EB_DECIDES);
     for (int k = 0; k < o->nbenchmarks; k++)
         eb_json_str(a, NULL, p2p_bench_at(o->benchmarks[k])->name);
     eb_json_close(a);
+}
+
+/* --resume: the rows come in the plan's order, so the file's rows are the
+ * run's first ones (the run record's options decide the order). */
+static void p2p_ready(void *state, eb_run *run)
+{
+    p2p_state *st = state;
+    if (run->resume)
+        st->resumed_rows = run->rs.nrows;
 }
 
 /* IMB-P2P's barrier: a dissemination of zero-byte messages. */
@@ -179,6 +191,8 @@ static void one_length(p2p_state *st, const p2p_bench *b, size_t bytes)
 {
     p2p_ctx *c = &st->c;
     const p2p_options *o = &st->o;
+    if (st->row++ < st->resumed_rows)
+        return; /* in the --resume file already */
     p2p_row row = {.bytes = bytes};
     p2p_iterations(o, bytes, &row.repetitions, &row.warm_up);
     long per = b->steps_per_iteration_per_rank ? c->nranks : 1;
@@ -280,6 +294,7 @@ static const eb_component_steps p2p_steps = {
     .options = p2p_options_step,
     .plan = p2p_plan,
     .record = p2p_record,
+    .ready = p2p_ready,
     .measure = p2p_measure,
     .release = p2p_release,
 };

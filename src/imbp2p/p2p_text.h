@@ -26,6 +26,7 @@ typedef struct {
     "# effbench adds:\n"                                                                   \
     "#                [-check]        verify every received byte (an untimed step)\n"     \
     "#                [--json FILE]   JSON Lines records (docs/json-lines.md)\n"          \
+    "#                [--resume FILE] continue the run of a --json FILE\n"                \
     "#                [--row-timeout SECONDS]\n"                                          \
     "#\n"
 

@@ -149,6 +149,25 @@ def test_effbench_word_runs_the_same():
         [x["name"] for x in listed("IMB-P2P")]
 
 
+def test_resume_measures_the_rows_the_file_lacks(tmp_path):
+    args = ["PingPong", "Birandom", "-msglog", "2:3", "-pause", "0", "-iter", "10"]
+    _, recs, res = jsonl_run(tmp_path, 2, *args)
+    lines = (tmp_path / "p2p.jsonl").read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"  # a run that ended after its first two rows
+    cut.write_text("\n".join(lines[:3]) + "\n")
+    r = run(2, "IMB-P2P", *args, "--resume", cut, timeout=120)
+    assert r.returncode == 0, r
+    assert [row[0] for row in rows_of(r.stdout)] == [4, 8]  # Birandom's rows only
+    new = read_jsonl(cut)
+    again = [x for x in new if x["type"] == "result"]
+    assert [(x["benchmark"], x["bytes"]) for x in again] == \
+        [(x["benchmark"], x["bytes"]) for x in res]
+    assert again[:2] == res[:2] and [x["type"] for x in new][-2:] == ["result", "end"]
+    # another length series is another run: refused
+    r = run(2, "IMB-P2P", *args[:-1], "20", "--resume", cut, timeout=120)
+    assert r.returncode == 2 and "iter_max" in r.stderr, r
+
+
 # ---- help, list, bad command lines ----------------------------------------------------------
 
 EFFBENCH_BLOCK = re.compile(r"^# effbench adds:\n(#  .*\n)*#\n", re.M)
