@@ -13,14 +13,16 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = 1
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu")
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu",
+              "imb-p2p")
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
 # processes, the units): the record's "methodology" where it says (OSU's records: "osu-7.4"),
 # else its component's classic one. Rows of different methodologies never measure the same
 # thing: an OSU latency is not an IMB t_avg (docs/json-lines.md, "OSU records").
 DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma")},
                        "beff": "beff-3.6", "beff_io": "beff_io-2.1", "skampi": "skampi-5",
-                       "nodes": "effbench-nodes", "osu": "osu-7.4"}
+                       "nodes": "effbench-nodes", "osu": "osu-7.4",
+                       "imb-p2p": "imb-p2p-2021.11"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
