@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = 1
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu")
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu", "mt")
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
 # processes, the units): the record's "methodology" where it says (OSU's records: "osu-7.4"),
 # else its component's classic one. Rows of different methodologies never measure the same
 # thing: an OSU latency is not an IMB t_avg (docs/json-lines.md, "OSU records").
 DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma")},
                        "beff": "beff-3.6", "beff_io": "beff_io-2.1", "skampi": "skampi-5",
-                       "nodes": "effbench-nodes", "osu": "osu-7.4"}
+                       "nodes": "effbench-nodes", "osu": "osu-7.4", "mt": "imb-mt-2021.11"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -209,6 +209,7 @@ IDENTITY_FIELDS = {
     # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records")
     "osu": ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
             "receiver_processes", "accelerator", "buffers"),
+    "mt": ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

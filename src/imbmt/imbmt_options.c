@@ -156,8 +156,9 @@ static void defaults(mt_options *o)
     o->datatype_name = "int";
 }
 
+/* A value from a list; a refusal says what IMB-MT says (`imb`) too. */
 static int word_value(const char *opt, const char *v, const char *const *words, int nwords,
-                      int *out, char *err, size_t n)
+                      const char *imb, int *out, char *err, size_t n)
 {
     for (int i = 0; i < nwords; i++)
         if (!strcmp(v, words[i])) {
@@ -167,7 +168,7 @@ static int word_value(const char *opt, const char *v, const char *const *words, 
     char all[128] = "";
     for (int i = 0; i < nwords; i++)
         snprintf(all + strlen(all), sizeof all - strlen(all), "%s%s", i ? "|" : "", words[i]);
-    return eb_err(err, n, "%s %s: expected %s", opt, v, all);
+    return eb_err(err, n, "%s %s: expected %s (%s)", opt, v, all, imb);
 }
 
 static const char *const barrier_words[] = {"off", "on", "special"};
@@ -189,19 +190,20 @@ static int value_option(mt_options *o, name_lists *l, const char *opt, const cha
     if (!strcmp(opt, "-count"))
         return count_list(o, v, err, n);
     if (!strcmp(opt, "-barrier")) {
-        if (word_value(opt, v, barrier_words, 3, &w, err, n))
+        if (word_value(opt, v, barrier_words, 3, "Wrong barrier option value", &w, err, n))
             return -1;
         o->barrier = (mt_barrier)w, o->barrier_name = barrier_words[w];
     } else if (!strcmp(opt, "-malloc_algo")) {
-        if (word_value(opt, v, malloc_words, 3, &w, err, n))
+        if (word_value(opt, v, malloc_words, 3, "Wrong malloc_algo option value", &w, err, n))
             return -1;
         o->malloc_algo = (mt_malloc)w, o->malloc_name = malloc_words[w];
     } else if (!strcmp(opt, "-datatype")) {
-        if (word_value(opt, v, datatype_words, 2, &w, err, n))
+        if (word_value(opt, v, datatype_words, 2, "Unknown data type in datatype option",
+                       &w, err, n))
             return -1;
         o->datatype = w ? MPI_CHAR : MPI_INT, o->datatype_name = datatype_words[w];
     } else if (!strcmp(opt, "-thread_level")) {
-        if (word_value(opt, v, level_words, 4, &w, err, n))
+        if (word_value(opt, v, level_words, 4, "wrong value of `thread_level' option", &w, err, n))
             return -1;
         o->thread_level = eb_thread_level_parse(v);
     } else if (!strcmp(opt, "-input")) {
