@@ -208,7 +208,7 @@ IDENTITY_FIELDS = {
     "nodes": ("node_a", "node_b"),  # the pair of nodes
     # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records")
     "osu": ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
-            "receiver_processes", "accelerator", "buffers"),
+            "receiver_processes", "sender_threads", "receiver_threads", "accelerator", "buffers"),
     "mt": ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
