@@ -117,8 +117,9 @@ void mt_json_row(const mt_run *r, const mt_row *row)
         eb_json_int(&j, "msg_per_sec", row->msg_per_s);
     if (f & MT_WINDOW)
         eb_json_int(&j, "window_size", r->o->window_size);
-    eb_json_bool(&j, "checked", r->o->check);
-    if (r->o->check)
+    int checked = r->o->check && !(f & MT_SEND_0); /* BarrierMT moves no data */
+    eb_json_bool(&j, "checked", checked);
+    if (checked)
         eb_json_int(&j, "defects", row->failures);
     else
         eb_json_null(&j, "defects");

@@ -6,6 +6,7 @@
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/listing.h"
 #include "core/registry.h"
 #include "core/sysinfo.h"
 
@@ -253,12 +254,35 @@ static int mt_main(const eb_component *self, int argc, char **argv)
     return eb_component_run(&mt_steps, &st, argc, argv);
 }
 
+/* `effbench --list-json`: IMB-MT's benchmarks in its order. */
+static void mt_list_json(const eb_component *self, eb_json *benchmarks)
+{
+    (void)self;
+    for (int i = 0; i < mt_bench_count(); i++) {
+        const mt_bench *b = mt_bench_at(i);
+        int coll = (b->flags & MT_COLLECTIVE) != 0;
+        eb_listing_entry e = {.component = "mt", .name = b->name, .program = "IMB-MT",
+                              .cls = coll ? "collective" : "pt2pt", .is_default = 1,
+                              .checked = !(b->flags & MT_SEND_0),
+                              .reduction = strstr(b->name, "Reduce") != NULL,
+                              .root = !strcmp(b->name, "BcastMT") || !strcmp(b->name, "ReduceMT"),
+                              .min_procs = 1};
+        int nf = 0;
+        if (b->flags & MT_WINDOW)
+            e.flags[nf++] = "window";
+        if (b->flags & MT_SEND_0)
+            e.flags[nf++] = "no_bytes";
+        eb_listing_add(benchmarks, &e);
+    }
+}
+
 static const eb_component mt_component = {
     .name = "mt",
     .aliases = {"IMB-MT"},
     .summary = "IMB-MT of IMB 2021.11: the benchmarks on every thread at once",
     .order = 35,
     .main = mt_main,
+    .list_json = mt_list_json,
 };
 
 EB_CONSTRUCTOR(register_imbmt) { eb_register_component(&mt_component); }

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from effb import BUILD, MPI, SAMPLES, read_jsonl, run
+from effb import BUILD, MPI, SAMPLES, listed, read_jsonl, run
 from osu_helpers import mask_numbers
 
 MT = SAMPLES / "imb2021" / "mt"
@@ -38,6 +38,18 @@ def test_help_and_list_are_imb_mt_bytes(s):
     assert r.returncode == 0, r
     # IMB-MT prints -help and -list on every rank, effbench on rank 0
     assert r.stdout * s["np"] == (MT / s["file"]).read_text()
+
+
+def test_listing_is_imb_mt_list():
+    """effbench --list-json's IMB-MT entries, in IMB-MT's run order, are what IMB-MT's -list
+    names (sorted there); the barrier alone moves no data to check."""
+    names = [b["name"] for b in listed("IMB-MT")]
+    sample = (MT / "help" / "openmpi" / "list_np2.out").read_text()
+    listed_there = [ln.strip() for ln in sample.splitlines() if ln.startswith("    ")]
+    assert listed_there == sorted(names) * 2  # once per rank
+    assert names[:6] == ["PingPongMT", "PingPingMT", "SendRecvMT", "ExchangeMT", "UniBandMT",
+                         "BiBandMT"]
+    assert [b["name"] for b in listed("IMB-MT", checked=False)] == ["BarrierMT"]
 
 
 # The word each refusal names (the option, or the benchmark as IMB-MT names it).
@@ -148,6 +160,8 @@ def test_check_counts_no_defects_and_a_flipped_int(tmp_path):
     r, run_rec, rows, _ = records(tmp_path, *args, "PingPongMT", "BcastMT", "AllReduceMT")
     assert run_rec["check"] is True and "CHECK FAILURES" not in r.stdout
     assert [x["defects"] for x in rows] == [0, 0, 0] and all(x["checked"] for x in rows)
+    _, _, rows, _ = records(tmp_path, *args, "BarrierMT")
+    assert rows[0]["checked"] is False and rows[0]["defects"] is None
     # rank 0's MPI_INT buffers (tests/pmpi/corrupt.c): effbench's own, PingPongMT's receives,
     # then the row's two (the threads that took part, each thread's part): flip the last receive
     lib = {"LD_PRELOAD": str(BUILD / "libeb_corrupt.so"), "EFFBENCH_CORRUPT_INT": "1"}
