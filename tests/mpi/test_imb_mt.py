@@ -4,10 +4,11 @@ made by bench/imb-mt-samples): each sample's command line prints the same text, 
 option.  Then the values (per-thread records, rates from bytes and times), -check finding a
 flipped byte, and the refusal of a library that grants less than MPI_THREAD_MULTIPLE."""
 import json
+import re
 
 import pytest
 
-from effb import BUILD, MPI, SAMPLES, listed, read_jsonl, run
+from effb import BUILD, MPI, ROOT, SAMPLES, listed, read_jsonl, run
 from osu_helpers import mask_numbers
 
 MT = SAMPLES / "imb2021" / "mt"
@@ -50,6 +51,13 @@ def test_listing_is_imb_mt_list():
     assert names[:6] == ["PingPongMT", "PingPingMT", "SendRecvMT", "ExchangeMT", "UniBandMT",
                          "BiBandMT"]
     assert [b["name"] for b in listed("IMB-MT", checked=False)] == ["BarrierMT"]
+
+
+def test_docs_table_is_the_listing():
+    """docs/imb-mt.md's benchmark table: the listing's names, order and classes."""
+    text = (ROOT / "docs" / "imb-mt.md").read_text()
+    rows = re.findall(r"^\| `(\w+)` \| (\w+) \|", text, re.M)
+    assert rows == [(b["name"], b["class"]) for b in listed("IMB-MT")]
 
 
 # The word each refusal names (the option, or the benchmark as IMB-MT names it).
