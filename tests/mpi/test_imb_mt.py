@@ -192,3 +192,14 @@ def test_thread_level_refused_when_not_granted():
     assert "needs MPI_THREAD_MULTIPLE, but the MPI library granted MPI_THREAD_SERIALIZED" \
         in r.stderr
     assert "Benchmarking" not in r.stdout
+
+
+def test_input_file_names_benchmarks_in_its_order(tmp_path):
+    names = tmp_path / "names.txt"
+    names.write_text("# IMB's -input: one name a line, '#' lines skipped\nBcastMT\nbarriermt\n")
+    r = imb_mt("-input", names, "-count", "1", "-repeat", "3", "-warmup", "0", "-noheader")
+    assert r.returncode == 0, r
+    assert re.findall(r"^# Benchmarking (\w+)$", r.stdout, re.M) == ["BcastMT", "BarrierMT"]
+    assert not r.stdout.startswith("#---")  # -noheader: the table's blank line comes first
+    r = imb_mt("-input", tmp_path / "missing.txt", np=1)
+    assert r.returncode == 2 and "-input" in r.stderr and "missing.txt" in r.stderr, r
