@@ -1,5 +1,6 @@
 #include "core/threads.h"
 #include "core/error.h"
+#include "core/smpi_build.h"
 #include "core/sysinfo.h"
 
 #include <stdio.h>
@@ -76,6 +77,11 @@ MPI_Comm eb_thread_comm(MPI_Comm comm, int tid)
 
 const char *eb_thread_refusal(const char *who, int provided, char *msg, size_t msglen)
 {
+    if (EB_SMPI_BUILD) { /* SMPI's ranks are threads of one process already */
+        snprintf(msg, msglen, "%s runs threads: not in a simulation (SMPI ranks share one "
+                 "process)", who);
+        return msg;
+    }
     if (provided >= MPI_THREAD_MULTIPLE)
         return NULL;
     snprintf(msg, msglen, "%s needs MPI_THREAD_MULTIPLE, but the MPI library granted %s", who,

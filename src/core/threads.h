@@ -28,6 +28,7 @@ void eb_team_barrier(eb_team *t);
  * to tid (MPI libraries may map it to a channel of its own, as IMB-MT asks). */
 MPI_Comm eb_thread_comm(MPI_Comm comm, int tid);
 /* NULL when `provided` is at least MPI_THREAD_MULTIPLE, else a message for
- * `who` naming the level the library granted. */
+ * `who` naming the level the library granted (in an SMPI build always a
+ * message: no thread may run beside the simulated ranks). */
 const char *eb_thread_refusal(const char *who, int provided, char *msg, size_t msglen);
 #endif

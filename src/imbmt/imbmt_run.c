@@ -23,6 +23,9 @@ typedef struct {
 static void refuse_thread_level(const mt_options *o, int provided)
 {
     char msg[EB_ERRLEN];
+    if (o->multiple && eb_thread_refusal("IMB-MT -thread_level multiple", provided, msg,
+                                         sizeof msg))
+        eb_exit_all(EB_EXIT_USAGE, msg);
     if (o->thread_level <= provided)
         return;
     snprintf(msg, sizeof msg, "IMB-MT -thread_level %s needs %s, but the MPI library granted "
