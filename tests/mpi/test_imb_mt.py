@@ -203,3 +203,27 @@ def test_input_file_names_benchmarks_in_its_order(tmp_path):
     assert not r.stdout.startswith("#---")  # -noheader: the table's blank line comes first
     r = imb_mt("-input", tmp_path / "missing.txt", np=1)
     assert r.returncode == 2 and "-input" in r.stderr and "missing.txt" in r.stderr, r
+
+
+@pytest.mark.parametrize("algo", ["continuous", "parallel"])
+def test_check_with_each_malloc_algo(tmp_path, algo):
+    _, run_rec, rows, _ = records(tmp_path, "-thread_level", "multiple", "-malloc_algo", algo,
+                                  "-malloc_align", "256", "-check", "on", "-count", "3,16",
+                                  "-repeat", "3", "-warmup", "1", "ExchangeMT", "AllReduceMT")
+    assert run_rec["options"]["malloc_algo"] == algo
+    assert [x["defects"] for x in rows] == [0, 0, 0, 0]
+
+
+def test_rank_without_partner_takes_no_part(tmp_path):
+    """3 ranks, stride 1: rank 2 has no partner.  Its threads count 0 s, and IMB-MT's t_min
+    (the minimum over every thread) is then 0."""
+    js = tmp_path / "mt.jsonl"
+    r = imb_mt("-thread_level", "multiple", "-count", "2", "-repeat", "5", "-warmup", "1",
+               "-stride", "1", "PingPongMT", "--json", js, np=3)
+    assert r.returncode == 0, r
+    assert "# #processes = 2 (threads: 2)" in r.stdout
+    row = [x for x in read_jsonl(js) if x["type"] == "result"][0]
+    assert [t["took_part"] for t in row["per_thread"]] == [True] * 4 + [False] * 2
+    assert row["t_min_us"] == 0 and row["procs"] == 2
+    ts = [t["t_us"] for t in row["per_thread"]]
+    assert row["t_avg_us"] == pytest.approx(sum(ts) / 4)
