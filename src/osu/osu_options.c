@@ -22,7 +22,7 @@ static const struct {
     {'W', "window-size", required_argument, "SIZE - messages in flight before a synchronisation"},
     {'t', "num-test-calls", required_argument, "CALLS - MPI_Test calls during the compute "
                                                "(non-blocking collectives); [S:]R processes "
-                                               "per side (osu_latency_mp)"},
+                                               "(osu_latency_mp), threads (osu_latency_mt)"},
     {'i', "iterations", required_argument, "ITER - timed iterations (large messages too)"},
     {'x', "warmup", required_argument, "ITER - warm-up iterations (large messages too)"},
     {'a', "array-size", required_argument, "SIZE - device array size (accelerators: not built)"},
