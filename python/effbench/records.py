@@ -14,7 +14,7 @@ from typing import Any
 
 SCHEMA = 1
 COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu",
-              "imb-p2p")
+              "imb-p2p", "mt")
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
 # processes, the units): the record's "methodology" where it says (OSU's records: "osu-7.4"),
 # else its component's classic one. Rows of different methodologies never measure the same
@@ -22,7 +22,7 @@ COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "n
 DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma")},
                        "beff": "beff-3.6", "beff_io": "beff_io-2.1", "skampi": "skampi-5",
                        "nodes": "effbench-nodes", "osu": "osu-7.4",
-                       "imb-p2p": "imb-p2p-2021.11"}
+                       "imb-p2p": "imb-p2p-2021.11", "mt": "imb-mt-2021.11"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -210,7 +210,8 @@ IDENTITY_FIELDS = {
     "nodes": ("node_a", "node_b"),  # the pair of nodes
     # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records")
     "osu": ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
-            "receiver_processes", "accelerator", "buffers"),
+            "receiver_processes", "sender_threads", "receiver_threads", "accelerator", "buffers"),
+    "mt": ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

@@ -355,6 +355,15 @@ static int osu_main(const eb_component *self, int argc, char **argv)
 
 static int osu_claims(const char *prog) { return osu_find(prog) != NULL; }
 
+/* Before MPI_Init: a threaded program (osu_latency_mt) asks MPI_THREAD_MULTIPLE. */
+static int osu_thread_level(int argc, char **argv)
+{
+    const char *prog = strrchr(argv[0], '/');
+    prog = prog ? prog + 1 : argv[0];
+    const osu_prog *p = osu_find(!strcmp(prog, "osu") && argc > 1 ? argv[1] : prog);
+    return p && p->threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+}
+
 /* `effbench --list-json`: every program, with OSU's type, its process rule,
  * the MPI calls it needs (missing ones: "refused" and the reason). */
 static void osu_list_json(const eb_component *self, eb_json *benchmarks)
@@ -392,6 +401,7 @@ static const eb_component osu_component = {
     .order = 70,
     .main = osu_main,
     .claims = osu_claims,
+    .thread_level = osu_thread_level,
     .list_json = osu_list_json,
 };
 

@@ -6,6 +6,7 @@
  *   EFFBENCH_CORRUPT_RANK=r        the world rank that counts (default 0)
  *   EFFBENCH_CORRUPT_AT=n          flip byte 0 of its n-th counted buffer (1-based)
  *   EFFBENCH_CORRUPT_COUNT_FILE=f  write the count to f at MPI_Finalize
+ *   EFFBENCH_CORRUPT_INT=1         count messages of MPI_INT too (IMB-MT's -check)
  *
  * Counted, when non-empty:
  * - messages and collective results of MPI_BYTE or MPI_FLOAT: MPI_Recv,
@@ -49,7 +50,13 @@ static void setup(void)
         target = atol(at);
 }
 
-static int is_data(MPI_Datatype t) { return t == MPI_BYTE || t == MPI_FLOAT; }
+static int is_data(MPI_Datatype t)
+{
+    static int with_int = -1;
+    if (with_int < 0)
+        with_int = getenv("EFFBENCH_CORRUPT_INT") != NULL;
+    return t == MPI_BYTE || t == MPI_FLOAT || (with_int && t == MPI_INT);
+}
 
 /* Whether this rank counts a non-empty buffer, and whether it is the one. */
 static int counts(const void *p, int count, int wanted)
