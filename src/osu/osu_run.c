@@ -373,7 +373,7 @@ static void osu_list_json(const eb_component *self, eb_json *benchmarks)
         eb_json_str(benchmarks, "optstring", p->optstring);
         eb_json_bool(benchmarks, "even_procs", p->even_procs);
         eb_json_array(benchmarks, "needs");
-        for (unsigned f = 1; f <= EB_MPI_LARGE_COUNT; f <<= 1)
+        for (unsigned f = 1; f <= EB_MPI_FEATURE_LAST; f <<= 1)
             if (p->needs & f)
                 eb_json_str(benchmarks, NULL, eb_mpi_feature_call((eb_mpi_feature)f));
         eb_json_close(benchmarks);
