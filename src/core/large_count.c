@@ -14,8 +14,12 @@ int eb_large_count_missing(const char *call)
              INT_MAX);
 }
 
+/* A benchmark without _c calls may count bytes whatever its unit (IMB-EXT's
+ * puts are MPI_BYTE though its lengths are floats'): its span is x. */
 size_t eb_count_span(const eb_imb_options *o, const eb_bench *b, size_t x, int np)
 {
+    if (!b->large_counts)
+        return x;
     size_t elems = x / eb_imb_unit(o, b);
     return b->count_span ? b->count_span(elems, np) : elems;
 }
@@ -31,7 +35,9 @@ int eb_large_count_refusal(const eb_imb_options *o, const eb_bench *b, size_t x,
     size_t span = eb_count_span(o, b, x, np);
     if (span <= (size_t)INT_MAX || (b->large_counts && !eb_mpi_missing(b->large_counts)))
         return 0;
-    eb_dtype t = (b->flags & EB_F_REDUCTION) ? o->imb21.red_data_type : o->imb21.data_type;
+    eb_dtype t = !b->large_counts               ? EB_DT_BYTE
+                 : (b->flags & EB_F_REDUCTION) ? o->imb21.red_data_type
+                                               : o->imb21.data_type;
     char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int len = 0;
     MPI_Get_library_version(lib, &len);

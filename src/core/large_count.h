@@ -47,7 +47,8 @@ int eb_large_count_missing(const char *call);
 #define EB_NBC_CALL(large, f, ...) ((large) ? EB_NBC_C(f, __VA_ARGS__) : f(__VA_ARGS__))
 
 /* The largest count or displacement, in elements, of b's MPI calls at
- * length x on np processes: x / unit, or the descriptor's count_span. */
+ * length x on np processes: x / unit, or the descriptor's count_span; x
+ * for a benchmark without _c calls. */
 size_t eb_count_span(const eb_imb_options *o, const eb_bench *b, size_t x, int np);
 
 /* Does the current row need the _c calls (a count past INT_MAX)? */
