@@ -56,7 +56,8 @@ def table_rows(stdout, name):
 
 
 def library_name():
-    return re.escape(" ".join(LIBRARY["record"].split()[:3]))
+    """The start of the library's version string, any white space between its words."""
+    return r"\s+".join(re.escape(w) for w in LIBRARY["record"].split()[:3])
 
 
 def assert_measured(r, recs, name, lengths, throughput):
