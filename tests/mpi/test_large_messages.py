@@ -177,3 +177,26 @@ def test_benchmark_without_large_count_calls_is_refused_everywhere(tmp_path):
            rf"{library_name()}[^)]*\)")
     assert_refused_before_anything(r, js, REFUSAL.format(
         name="Unidir_Put", np=2, x=TWO_GIB, count=TWO_GIB, dtype="MPI_BYTE", why=why))
+
+
+OSU_REFUSAL = (r"^effbench: error: {name} on 2 processes at -m {m}: its MPI calls need a count "
+               r"of {count} elements \(MPI_CHAR{blocks}\), past MPI's int limit of 2147483647 "
+               r"\(2\^31-1\) elements; effbench's OSU programs make int-count calls, as OSU "
+               r"7\.4's do \(MPI library: {lib}[^)]*\): use a smaller -m$")
+
+
+@pytest.mark.parametrize("name,args,m,count,blocks", [
+    ("osu_latency", ["-m", str(TWO_GIB)], TWO_GIB, TWO_GIB, ""),
+    ("osu_bw", ["-m", f"{TWO_GIB}:{TWO_GIB}"], TWO_GIB, TWO_GIB, ""),
+    # the gathering programs: -M allows 2 * 2^30 bytes, the blocks together pass the limit
+    ("osu_allgather", ["-m", str(2**30), "-M", str(2**33)], 2**30, TWO_GIB,
+     ", every process's block"),
+])
+def test_osu_size_past_int_is_refused(tmp_path, name, args, m, count, blocks):
+    """OSU 7.4 counts in int and overflows past 2^31-1 elements; effbench's OSU programs
+    refuse such a -m before anything runs, under every library (docs/osu.md)."""
+    js = tmp_path / "r.jsonl"
+    r = run(2, name, *args, "--json", js)
+    assert r.stdout == "", r  # not even OSU's title
+    assert_refused_before_anything(r, js, OSU_REFUSAL.format(
+        name=name, m=m, count=count, blocks=blocks, lib=library_name()))
