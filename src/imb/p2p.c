@@ -115,27 +115,30 @@ static long check_exchange(eb_ctx *c, long i)
     return eb_check_pattern(rb, c->x, left(c), 0) + eb_check_pattern(rb + c->x, c->x, right(c), c->x);
 }
 
+/* Past INT_MAX elements the kernels make MPI_Send_c and the other _c calls. */
+#define MPI1_P2P .component = "mpi1", .large_counts = EB_MPI_LARGE_COUNT
+
 static const eb_bench p2p_benches[] = {
-    {.component = "mpi1", .name = "PingPong", .order = 100, .cls = EB_SINGLE_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT,
+    {MPI1_P2P, .name = "PingPong", .order = 100, .cls = EB_SINGLE_TRANSFER,
      .fixed_procs = 2, .nmsg = 1, .time_divisor = 2, .kernel = pingpong_any,
      .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPongSpecificSource", .order = 110,
-     .cls = EB_SINGLE_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+    {MPI1_P2P, .name = "PingPongSpecificSource", .order = 110,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .time_divisor = 2, .kernel = pingpong_specific, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPongAnySource", .order = 115,
-     .cls = EB_SINGLE_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+    {MPI1_P2P, .name = "PingPongAnySource", .order = 115,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .time_divisor = 2, .kernel = pingpong_any, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPing", .order = 120, .cls = EB_SINGLE_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT,
+    {MPI1_P2P, .name = "PingPing", .order = 120, .cls = EB_SINGLE_TRANSFER,
      .fixed_procs = 2, .nmsg = 1, .kernel = pingping_any, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPingSpecificSource", .order = 130,
-     .cls = EB_SINGLE_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+    {MPI1_P2P, .name = "PingPingSpecificSource", .order = 130,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .kernel = pingping_specific, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPingAnySource", .order = 135,
-     .cls = EB_SINGLE_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
+    {MPI1_P2P, .name = "PingPingAnySource", .order = 135,
+     .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .kernel = pingping_any, .check = check_from_partner},
-    {.component = "mpi1", .name = "Sendrecv", .order = 140, .cls = EB_PARALLEL_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT,
+    {MPI1_P2P, .name = "Sendrecv", .order = 140, .cls = EB_PARALLEL_TRANSFER,
      .nmsg = 2, .kernel = sendrecv, .check = check_sendrecv},
-    {.component = "mpi1", .name = "Exchange", .order = 150, .cls = EB_PARALLEL_TRANSFER, .large_counts = EB_MPI_LARGE_COUNT,
+    {MPI1_P2P, .name = "Exchange", .order = 150, .cls = EB_PARALLEL_TRANSFER,
      .nmsg = 4, .extents = exchange_extents, .kernel = exchange, .check = check_exchange},
 };
 
