@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int eb_large_count_missing(const char *call)
@@ -24,9 +25,24 @@ size_t eb_count_span(const eb_imb_options *o, const eb_bench *b, size_t x, int n
     return b->count_span ? b->count_span(elems, np) : elems;
 }
 
+/* EFFBENCH_LARGE_COUNT_CALLS=always: every row of a benchmark with _c calls
+ * the library has takes them, so tests exercise each one at small lengths
+ * (docs/imb.md).  The launcher gives every rank the same environment. */
+static int forced(void)
+{
+    static int f = -1;
+    if (f < 0) {
+        const char *e = getenv("EFFBENCH_LARGE_COUNT_CALLS");
+        f = e && strcmp(e, "always") == 0;
+    }
+    return f;
+}
+
 int eb_row_large(const eb_ctx *c)
 {
-    return eb_count_span(c->opt, c->bench, c->x, c->size) > (size_t)INT_MAX;
+    if (eb_count_span(c->opt, c->bench, c->x, c->size) > (size_t)INT_MAX)
+        return 1;
+    return forced() && c->bench->large_counts && !eb_mpi_missing(c->bench->large_counts);
 }
 
 int eb_large_count_refusal(const eb_imb_options *o, const eb_bench *b, size_t x, int np,

@@ -51,7 +51,8 @@ int eb_large_count_missing(const char *call);
  * for a benchmark without _c calls. */
 size_t eb_count_span(const eb_imb_options *o, const eb_bench *b, size_t x, int np);
 
-/* Does the current row need the _c calls (a count past INT_MAX)? */
+/* Does the current row take the _c calls (a count past INT_MAX, or every
+ * row the library can with EFFBENCH_LARGE_COUNT_CALLS=always)? */
 int eb_row_large(const eb_ctx *c);
 
 /* 0 if b can run length x on np processes here, else -1 with the message:

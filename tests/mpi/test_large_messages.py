@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from effb import BUILD, LIBRARY, read_jsonl, row_cells, run
+from effb import BUILD, LIBRARY, listed_names, read_jsonl, row_cells, run
 
 TWO_GIB = 2**31
 ONE_REP = ["-iter", "1", "-iter_policy", "off"]
@@ -126,6 +126,30 @@ def test_a_byte_flipped_past_2_gib_is_found(tmp_path):
     assert r.returncode == 0, r
     (row,) = [x for x in read_jsonl(js) if x["type"] == "result"]
     assert row["bytes"] == TWO_GIB + 3 and row["defects"] == 1, row
+
+
+@needs_large
+@pytest.mark.parametrize("program,want", [
+    ("IMB-MPI1", ["Send_c:MPI_BYTE", "Allreduce_c:MPI_FLOAT", "Allgatherv_c:MPI_BYTE"]),
+    ("IMB-NBC", ["Iallreduce_c:MPI_FLOAT"]),
+])
+def test_every_large_count_call_moves_the_right_data(tmp_path, program, want):
+    """EFFBENCH_LARGE_COUNT_CALLS=always sends every row through the _c calls: every
+    checked benchmark of the program (the listing's), at small lengths, 0 defects, and the
+    calls counted by tests/pmpi/calls.c are the _c forms."""
+    names = listed_names(program, checked=True)
+    js, calls = tmp_path / "r.jsonl", tmp_path / "calls"
+    env = {"EFFBENCH_LARGE_COUNT_CALLS": "always", "EFFBENCH_CALLS_FILE": str(calls),
+           "LD_PRELOAD": str(BUILD / "libeb_calls.so")}
+    r = run(2, program, *names, "-msglog", "0:2", "-check", "-iter", "3", "-iter_policy", "off",
+            "-npmin", "2", "--json", js, extra_env=env)
+    assert r.returncode == 0, r
+    rows = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert {x["benchmark"] for x in rows} == set(names), rows
+    assert all(x["defects"] == 0 and x["checked"] for x in rows), rows
+    counted = dict(line.split() for line in calls.read_text().splitlines())
+    assert all(int(counted.get(k, 0)) > 0 for k in want), counted
+    assert not any(k.startswith(("Send:MPI_BYTE", "Allreduce:MPI_FLOAT")) for k in counted), counted
 
 
 REFUSAL = (r"^effbench: error: {name} on {np} processes at #bytes = {x}: its MPI calls need a "
