@@ -235,6 +235,7 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     if (eb_map_order(P, o.map_p, o.map_q, order, err, (int)sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
     eb_plan plan = eb_make_plan(&o);
+    eb_plan_refuse_large_counts(&o, &plan, P);
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);

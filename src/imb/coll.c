@@ -7,12 +7,13 @@
 
 #include "core/error.h"
 #include "core/imb2021_options.h"
+#include "core/large_count.h"
+#include "core/mpi_features.h"
 #include "core/registry.h"
 
 #include "core/buffers.h"
 #include "core/simulate.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,12 +35,12 @@ static void extents_alltoall(size_t x, int np, size_t *s, size_t *r)
     *r = (size_t)np * x;
 }
 
-void eb_reduce_scatter_split(long L, int np, int *counts, int *displs)
+void eb_reduce_scatter_split(size_t L, int np, size_t *counts, size_t *displs)
 {
-    long r = L / np, s = L % np, off = 0;
+    size_t r = L / (size_t)np, s = L % (size_t)np, off = 0;
     for (int i = 0; i < np; i++) {
-        counts[i] = (int)(i < s ? r + 1 : r);
-        displs[i] = (int)off;
+        counts[i] = (size_t)i < s ? r + 1 : r;
+        displs[i] = off;
         off += counts[i];
     }
 }
@@ -50,32 +51,50 @@ static int is_vector(eb_coll_kind k)
            k == EB_COLL_ALLTOALLV;
 }
 
+/* The v-variants' last displacement, (np-1)*X, bounds their int vectors. */
+static size_t vector_span(size_t elems, int np) { return (size_t)(np > 1 ? np - 1 : 1) * elems; }
+
+/* The count and displacement vectors of a v-variant or Reduce_scatter, in
+ * elements of the operation's type, as the call of the row takes them. */
+static void make_vectors(eb_ctx *c, eb_coll_state *st, eb_coll_kind k)
+{
+    size_t n = (size_t)c->size, elems = c->x / eb_imb_unit(c->opt, c->bench);
+    st->count_of = eb_malloc(n * sizeof *st->count_of);
+    st->displ_of = eb_malloc(n * sizeof *st->displ_of);
+    if (k == EB_COLL_REDUCE_SCATTER)
+        eb_reduce_scatter_split(elems, c->size, st->count_of, st->displ_of);
+    else
+        for (size_t j = 0; j < n; j++) {
+            st->count_of[j] = elems;
+            st->displ_of[j] = j * elems;
+        }
+    if (st->large) {
+        st->counts_c = eb_malloc(n * sizeof *st->counts_c);
+        st->displs_c = eb_malloc(n * sizeof *st->displs_c);
+    } else {
+        st->counts = eb_malloc(n * sizeof *st->counts);
+        st->displs = eb_malloc(n * sizeof *st->displs);
+    }
+    for (size_t j = 0; j < n; j++) /* the plan refused what does not fit (large_count.h) */
+        if (st->large) {
+            st->counts_c[j] = (MPI_Count)st->count_of[j];
+            st->displs_c[j] = (MPI_Aint)st->displ_of[j];
+        } else {
+            st->counts[j] = (int)st->count_of[j];
+            st->displs[j] = (int)st->displ_of[j];
+        }
+}
+
 static int coll_prepare(eb_ctx *c)
 {
     eb_coll_kind k = eb_coll_kind_of(c);
     eb_coll_state *st = eb_calloc(1, sizeof *st);
     c->priv = st;
+    st->large = eb_row_large(c);
     if (k == EB_COLL_BCAST || k == EB_COLL_REDUCE || k == EB_COLL_ALLREDUCE)
         eb_sim_prime_collectives(c->comm); /* SMPI's one-time set-up: not in a timed call */
-    if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER) {
-        /* displacements are ints: the last one is about x * size (an Allreduce
-         * of any length at any size needs no such check) */
-        if ((double)c->x * c->size > (double)INT_MAX)
-            eb_abort("%s: %zu bytes on each of %d processes: the displacements exceed MPI's "
-                     "int range", c->bench->name, c->x, c->size);
-        st->counts = eb_malloc((size_t)c->size * sizeof(int));
-        st->displs = eb_malloc((size_t)c->size * sizeof(int));
-        /* counts and displacements in elements of the operation's type */
-        size_t unit = eb_imb_unit(c->opt, c->bench);
-        if (k == EB_COLL_REDUCE_SCATTER) {
-            eb_reduce_scatter_split((long)(c->x / unit), c->size, st->counts, st->displs);
-        } else {
-            for (int j = 0; j < c->size; j++) {
-                st->counts[j] = (int)(c->x / unit);
-                st->displs[j] = j * (int)(c->x / unit);
-            }
-        }
-    }
+    if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER)
+        make_vectors(c, st, k);
     /* Reduce_local's receive buffer is also its input (inoutbuf = inbuf + inoutbuf):
      * it starts at zero, as IMB's, and accumulates the repetitions' sums */
     if (k == EB_COLL_REDUCE_LOCAL && !eb_sim_active())
@@ -87,22 +106,47 @@ static void coll_release(eb_ctx *c)
 {
     eb_coll_state *st = c->priv;
     if (st) {
+        free(st->count_of);
+        free(st->displ_of);
         free(st->counts);
         free(st->displs);
+        free(st->counts_c);
+        free(st->displs_c);
         free(st);
     }
     c->priv = NULL;
 }
 
 /* One macro per call shape keeps the blocking and the nonblocking form of
- * an operation on the same arguments. */
+ * an operation on the same arguments, and the classic (int) and MPI-4 _c
+ * (MPI_Count) form: `big` says which.  The v-variants' vectors differ in type
+ * between the two forms: ISSUE_C and ISSUE_CLASSIC take one form's. */
 #define ISSUE(blocking, nonblocking, ...)                                      \
     do {                                                                       \
         if (req)                                                               \
-            nonblocking(__VA_ARGS__, req);                                     \
+            EB_NBC_CALL(big, nonblocking, __VA_ARGS__, req);                   \
         else                                                                   \
-            blocking(__VA_ARGS__);                                             \
+            EB_COLL_CALL(big, blocking, __VA_ARGS__);                          \
     } while (0)
+/* The forms apart, for arguments of one form only (the vectors). */
+#define ISSUE_WITH(nbc_form, coll_form, blocking, nonblocking, ...)            \
+    do {                                                                       \
+        if (req)                                                               \
+            nbc_form(nonblocking, __VA_ARGS__, req);                           \
+        else                                                                   \
+            coll_form(blocking, __VA_ARGS__);                                  \
+    } while (0)
+#define CLASSIC(f, ...) f(__VA_ARGS__)
+#define ISSUE_CLASSIC(b, nb, ...) ISSUE_WITH(CLASSIC, CLASSIC, b, nb, __VA_ARGS__)
+#define ISSUE_C(b, nb, ...) ISSUE_WITH(EB_NBC_C, EB_COLL_C, b, nb, __VA_ARGS__)
+#define VECTORS(blocking, nonblocking, before, after)                          \
+    do {                                                                       \
+        if (big)                                                               \
+            ISSUE_C(blocking, nonblocking, before, st->counts_c, st->displs_c, after); \
+        else                                                                   \
+            ISSUE_CLASSIC(blocking, nonblocking, before, st->counts, st->displs, after); \
+    } while (0)
+#define ARGS(...) __VA_ARGS__
 
 void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
 {
@@ -111,8 +155,9 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
     const eb_imb2021 *t = &c->opt->imb21;
     MPI_Datatype dt = eb_dtype_mpi(t->data_type), rt = eb_dtype_mpi(t->red_data_type);
     /* x counts elements of the data type, nf of the reduction type */
-    int x = (int)(c->x / eb_dtype_size(t->data_type)), root = eb_imb_root(c, i),
-        nf = (int)(c->x / eb_dtype_size(t->red_data_type));
+    eb_count x = (eb_count)(c->x / eb_dtype_size(t->data_type)),
+             nf = (eb_count)(c->x / eb_dtype_size(t->red_data_type));
+    int root = eb_imb_root(c, i), big = st->large;
     MPI_Comm comm = c->comm;
     MPI_Op op = eb_sim_op(MPI_SUM); /* IMB's; in a simulation one that computes nothing */
     switch (eb_coll_kind_of(c)) {
@@ -123,48 +168,56 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
         ISSUE(MPI_Allgather, MPI_Iallgather, s, x, dt, r, x, dt, comm);
         break;
     case EB_COLL_ALLGATHERV:
-        ISSUE(MPI_Allgatherv, MPI_Iallgatherv, s, x, dt, r, st->counts, st->displs,
-              dt, comm);
+        VECTORS(MPI_Allgatherv, MPI_Iallgatherv, ARGS(s, x, dt, r), ARGS(dt, comm));
         break;
     case EB_COLL_GATHER:
         ISSUE(MPI_Gather, MPI_Igather, s, x, dt, r, x, dt, root, comm);
         break;
     case EB_COLL_GATHERV:
-        ISSUE(MPI_Gatherv, MPI_Igatherv, s, x, dt, r, st->counts, st->displs, dt,
-              root, comm);
+        VECTORS(MPI_Gatherv, MPI_Igatherv, ARGS(s, x, dt, r), ARGS(dt, root, comm));
         break;
     case EB_COLL_SCATTER:
         ISSUE(MPI_Scatter, MPI_Iscatter, s, x, dt, r, x, dt, root, comm);
         break;
     case EB_COLL_SCATTERV:
-        ISSUE(MPI_Scatterv, MPI_Iscatterv, s, st->counts, st->displs, dt, r, x, dt,
-              root, comm);
+        VECTORS(MPI_Scatterv, MPI_Iscatterv, s, ARGS(dt, r, x, dt, root, comm));
         break;
     case EB_COLL_ALLTOALL:
         ISSUE(MPI_Alltoall, MPI_Ialltoall, s, x, dt, r, x, dt, comm);
         break;
-    case EB_COLL_ALLTOALLV:
-        ISSUE(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts, st->displs, dt, r, st->counts,
-              st->displs, dt, comm);
+    case EB_COLL_ALLTOALLV: /* the same vectors for sending and receiving */
+        if (big)
+            ISSUE_C(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts_c, st->displs_c, dt, r,
+                    st->counts_c, st->displs_c, dt, comm);
+        else
+            ISSUE_CLASSIC(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts, st->displs, dt, r,
+                          st->counts, st->displs, dt, comm);
         break;
     case EB_COLL_REDUCE:
         ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, rt, op, root, comm);
         break;
-    case EB_COLL_REDUCE_SCATTER:
-        ISSUE(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, rt, op, comm);
+    case EB_COLL_REDUCE_SCATTER: /* its counts only: the displacements are -check's */
+        if (big)
+            ISSUE_C(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts_c, rt, op, comm);
+        else
+            ISSUE_CLASSIC(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, rt, op,
+                          comm);
         break;
     case EB_COLL_ALLREDUCE:
         ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, rt, op, comm);
         break;
     case EB_COLL_BARRIER:
-        ISSUE(MPI_Barrier, MPI_Ibarrier, comm);
+        if (req)
+            MPI_Ibarrier(comm, req);
+        else
+            MPI_Barrier(comm);
         break;
     case EB_COLL_REDUCE_LOCAL:
         /* the checked pass gives the in-out operand a known value: this rank's
          * own data, so the result is twice it */
         if (c->checking)
             eb_fill_reduction(r, c->x, t->red_data_type, c->rank);
-        MPI_Reduce_local(s, r, nf, rt, op);
+        EB_COLL_CALL(big, MPI_Reduce_local, s, r, nf, rt, op);
         if (req)
             *req = MPI_REQUEST_NULL;
         break;
@@ -237,7 +290,7 @@ static long coll_check(eb_ctx *c, long i)
         bad = eb_check_reduction(r, nf, rt, np, 0);
         break;
     case EB_COLL_REDUCE_SCATTER:
-        bad = eb_check_reduction(r, (size_t)st->counts[me], rt, np, (size_t)st->displs[me]);
+        bad = eb_check_reduction(r, st->count_of[me], rt, np, st->displ_of[me]);
         break;
     case EB_COLL_REDUCE_SCATTER_BLOCK:
         bad = eb_check_reduction(r, nf, rt, np, (size_t)me * nf);
@@ -283,6 +336,8 @@ void eb_coll_describe(eb_coll_bench *cb)
     if (cb->kind != EB_COLL_BARRIER)
         cb->b.flags |= EB_F_REP_SYNC;
     cb->b.extents = kind_traits[cb->kind].extents;
+    if (is_vector(cb->kind))
+        cb->b.count_span = vector_span;
     cb->b.prepare = coll_prepare;
     /* a barrier moves no data: nothing to verify, its rows say "not checked" */
     cb->b.check = cb->kind == EB_COLL_BARRIER ? NULL : coll_check;
@@ -304,12 +359,14 @@ static void blocking_kernel(eb_ctx *c, long first, long n)
 }
 
 #define MPI1(nm, ord, k) \
-    {.b = {.component = "mpi1", .name = nm, .order = ord, .kernel = blocking_kernel}, .kind = k}
+    {.b = {.component = "mpi1", .name = nm, .order = ord, .kernel = blocking_kernel,  \
+           .large_counts = EB_MPI_LARGE_COUNT_COLL},                                  \
+     .kind = k}
 /* IMB 2021's additions run by name or -include only: without names effbench
  * runs the 4.0 guide's list (IMB 2021.11 runs them by default) */
 #define MPI1_BY_NAME(nm, ord, k)                                                        \
     {.b = {.component = "mpi1", .name = nm, .order = ord, .flags = EB_F_EXPLICIT_ONLY,  \
-           .kernel = blocking_kernel},                                                  \
+           .kernel = blocking_kernel, .large_counts = EB_MPI_LARGE_COUNT_COLL},         \
      .kind = k}
 
 /* IMB's default order (after the point-to-point benchmarks, Exchange 150). */

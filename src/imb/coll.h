@@ -28,7 +28,12 @@ typedef struct {
 
 /* Per-row state (ctx->priv) made by the shared prepare hook. */
 typedef struct {
-    int *counts, *displs; /* v-variants: X each at j*X; Reduce_scatter: its split */
+    /* v-variants: X each at j*X; Reduce_scatter: its split; in elements */
+    size_t *count_of, *displ_of;
+    int large;                  /* the row's counts pass INT_MAX: MPI-4's _c calls */
+    int *counts, *displs;       /* the classic calls' vectors (!large) */
+    MPI_Count *counts_c;        /* the _c calls' (large) */
+    MPI_Aint *displs_c;
     eb_cpu_work cpu;      /* IMB-NBC overlap flavour: calibrated work, passes 0 = none */
 } eb_coll_state;
 
@@ -55,6 +60,6 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req);
 
 /* Reduce_scatter's split of L items over np ranks (the guide): L = r*np + s,
  * rank i gets r+1 items if i < s, else r; displs are the prefix sums. */
-void eb_reduce_scatter_split(long L, int np, int *counts, int *displs);
+void eb_reduce_scatter_split(size_t L, int np, size_t *counts, size_t *displs);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "core/driver.h"
 #include "core/imb2021_options.h"
+#include "core/mpi_features.h"
 #include "core/overlap.h"
 #include "core/registry.h"
 #include "imb/coll.h"
@@ -101,7 +102,9 @@ static const eb_column overlap_columns_nobytes[] = {
     {0, NULL},
 };
 
-#define NBC_COMMON(nm, ord) .component = "nbc", .name = nm, .order = ord, .kernel = nbc_kernel
+#define NBC_COMMON(nm, ord)                                                  \
+    .component = "nbc", .name = nm, .order = ord, .kernel = nbc_kernel,      \
+    .large_counts = EB_MPI_LARGE_COUNT_NBC
 
 #define OVERLAP(nm, ord, k)                                                             \
     {.b = {NBC_COMMON(nm, ord), .columns = overlap_columns,                             \

@@ -11,7 +11,7 @@ import pytest
 from effb import BUILD, LIBRARIES, LIBRARY, MPI, ROOT, env, read_jsonl, run
 from osu_helpers import osu_names, parse_osu, persistent_collective
 
-CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c"]
+CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c", "MPI_Allreduce_c", "MPI_Iallreduce_c"]
 
 
 def found_calls():

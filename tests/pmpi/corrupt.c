@@ -7,6 +7,7 @@
  *   EFFBENCH_CORRUPT_AT=n          flip byte 0 of its n-th counted buffer (1-based)
  *   EFFBENCH_CORRUPT_COUNT_FILE=f  write the count to f at MPI_Finalize
  *   EFFBENCH_CORRUPT_INT=1         count messages of MPI_INT too (IMB-MT's -check)
+ *   EFFBENCH_CORRUPT_BYTE=k        MPI_Recv_c (MPI-4 large counts): flip byte k
  *
  * Counted, when non-empty:
  * - messages and collective results of MPI_BYTE or MPI_FLOAT: MPI_Recv,
@@ -151,6 +152,25 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm co
     received(buf, count, t);
     return rc;
 }
+
+#ifdef EB_HAVE_MPI_SEND_C
+/* MPI-4's large-count receive (messages past INT_MAX elements): the chosen
+ * one gets byte EFFBENCH_CORRUPT_BYTE flipped (default 0), so a test can
+ * flip one past offset 2^31. */
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
+               MPI_Status *st)
+{
+    int rc = PMPI_Recv_c(buf, count, t, src, tag, comm, st), size = 0;
+    if (counts(buf, count > 0, is_data(t)) && chosen()) {
+        const char *at = getenv("EFFBENCH_CORRUPT_BYTE");
+        MPI_Count byte = at ? atoll(at) : 0;
+        PMPI_Type_size(t, &size);
+        if (byte >= 0 && byte < count * size)
+            ((unsigned char *)buf)[byte] ^= 0x5A;
+    }
+    return rc;
+}
+#endif
 
 int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st_, int dest, int stag, void *rb, int rc_,
                  MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status)
