@@ -1,12 +1,12 @@
-/* The table of OSU's collective calls: each MPI collective's arguments
- * written once, from one argument record (osu_coll_args.c builds it), and
- * made into its three forms: the blocking call, the non-blocking start
- * (MPI_I*) and, with MPI-4, the persistent *_init. */
-#include "osu/osu_coll.h"
+/* The table of MPI collective calls (coll_calls.h): each collective's
+ * arguments written once, from one argument record (OSU's osu_coll_args.c and
+ * IMB's imb/coll.c build it), made into the blocking call, the non-blocking
+ * start (MPI_I*) and, with MPI-4, the persistent *_init. */
+#include "core/coll_calls.h"
 
 #ifdef EB_HAVE_MPI_ALLREDUCE_INIT
 #define INIT_FORM(fn, init, ...)                                                    \
-    static void fn##_init(const coll_args *a, MPI_Comm comm, MPI_Request *q)       \
+    static void fn##_init(const eb_coll_args *a, MPI_Comm comm, MPI_Request *q)       \
     {                                                                               \
         init(__VA_ARGS__, comm, MPI_INFO_NULL, q);                                  \
     }
@@ -20,8 +20,8 @@
  * arguments (each followed by the communicator, the persistent one by an
  * info and all but the blocking one by a request). */
 #define FORMS(fn, call, start, init, ...)                                           \
-    static void fn(const coll_args *a, MPI_Comm comm) { call(__VA_ARGS__, comm); }  \
-    static void fn##_start(const coll_args *a, MPI_Comm comm, MPI_Request *q)      \
+    static void fn(const eb_coll_args *a, MPI_Comm comm) { call(__VA_ARGS__, comm); }  \
+    static void fn##_start(const eb_coll_args *a, MPI_Comm comm, MPI_Request *q)      \
     {                                                                               \
         start(__VA_ARGS__, comm, q);                                                \
     }                                                                               \
@@ -32,7 +32,7 @@
 #define GATHERV_ARGS a->sbuf, a->count, a->type, a->rbuf, a->rcounts, a->rdispls, a->type
 #define ALLTOALLV_ARGS                                                               \
     a->sbuf, a->scounts, a->sdispls, a->type, a->rbuf, a->rcounts, a->rdispls, a->type
-#define REDUCE_ARGS a->sbuf, a->rbuf, a->count, a->type, MPI_SUM
+#define REDUCE_ARGS a->sbuf, a->rbuf, a->count, a->type, a->op
 
 FORMS(allgather, MPI_Allgather, MPI_Iallgather, MPI_Allgather_init, GATHER_ARGS)
 FORMS(allgatherv, MPI_Allgatherv, MPI_Iallgatherv, MPI_Allgatherv_init, GATHERV_ARGS)
@@ -46,10 +46,10 @@ FORMS(gather, MPI_Gather, MPI_Igather, MPI_Gather_init, GATHER_ARGS, a->root)
 FORMS(gatherv, MPI_Gatherv, MPI_Igatherv, MPI_Gatherv_init, GATHERV_ARGS, a->root)
 FORMS(reduce, MPI_Reduce, MPI_Ireduce, MPI_Reduce_init, REDUCE_ARGS, a->root)
 FORMS(reduce_scatter, MPI_Reduce_scatter, MPI_Ireduce_scatter, MPI_Reduce_scatter_init,
-      a->sbuf, a->rbuf, a->rcounts, a->type, MPI_SUM)
+      a->sbuf, a->rbuf, a->rcounts, a->type, a->op)
 /* every rank's part is rcounts[0] elements */
 FORMS(reduce_scatter_block, MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block,
-      MPI_Reduce_scatter_block_init, a->sbuf, a->rbuf, a->rcounts[0], a->type, MPI_SUM)
+      MPI_Reduce_scatter_block_init, a->sbuf, a->rbuf, a->rcounts[0], a->type, a->op)
 FORMS(scatter, MPI_Scatter, MPI_Iscatter, MPI_Scatter_init, GATHER_ARGS, a->root)
 FORMS(scatterv, MPI_Scatterv, MPI_Iscatterv, MPI_Scatterv_init,
       a->sbuf, a->scounts, a->sdispls, a->type, a->rbuf, a->count, a->type, a->root)
@@ -66,20 +66,20 @@ FORMS(nhbr_alltoallw, MPI_Neighbor_alltoallw, MPI_Ineighbor_alltoallw,
       a->sbuf, a->scounts, a->adispls, a->types, a->rbuf, a->rcounts, a->adispls, a->types)
 
 /* The barrier has no arguments besides the communicator. */
-static void barrier(const coll_args *a, MPI_Comm comm)
+static void barrier(const eb_coll_args *a, MPI_Comm comm)
 {
     (void)a;
     MPI_Barrier(comm);
 }
 
-static void barrier_start(const coll_args *a, MPI_Comm comm, MPI_Request *q)
+static void barrier_start(const eb_coll_args *a, MPI_Comm comm, MPI_Request *q)
 {
     (void)a;
     MPI_Ibarrier(comm, q);
 }
 
 #ifdef EB_HAVE_MPI_ALLREDUCE_INIT
-static void barrier_init(const coll_args *a, MPI_Comm comm, MPI_Request *q)
+static void barrier_init(const eb_coll_args *a, MPI_Comm comm, MPI_Request *q)
 {
     (void)a;
     MPI_Barrier_init(comm, MPI_INFO_NULL, q);
@@ -89,27 +89,27 @@ static void barrier_init(const coll_args *a, MPI_Comm comm, MPI_Request *q)
 /* {flow, rooted, the forms} */
 #define ROW(flow, rooted, fn) {flow, rooted, fn, fn##_start P(fn)}
 
-static const coll_call CALLS[] = {
-    [COLL_ALLGATHER] = ROW(FLOW_ALLGATHER, 0, allgather),
-    [COLL_ALLGATHERV] = ROW(FLOW_ALLGATHER, 0, allgatherv),
-    [COLL_ALLREDUCE] = ROW(FLOW_ALLREDUCE, 0, allreduce),
-    [COLL_ALLTOALL] = ROW(FLOW_ALLTOALL, 0, alltoall),
-    [COLL_ALLTOALLV] = ROW(FLOW_ALLTOALL, 0, alltoallv),
-    [COLL_ALLTOALLW] = ROW(FLOW_ALLTOALL, 0, alltoallw),
-    [COLL_BARRIER] = ROW(FLOW_NONE, 0, barrier),
-    [COLL_BCAST] = ROW(FLOW_BCAST, 1, bcast),
-    [COLL_GATHER] = ROW(FLOW_GATHER, 1, gather),
-    [COLL_GATHERV] = ROW(FLOW_GATHER, 1, gatherv),
-    [COLL_REDUCE] = ROW(FLOW_REDUCE, 1, reduce),
-    [COLL_REDUCE_SCATTER] = ROW(FLOW_REDUCE_SCATTER, 0, reduce_scatter),
-    [COLL_REDUCE_SCATTER_BLOCK] = ROW(FLOW_REDUCE_SCATTER, 0, reduce_scatter_block),
-    [COLL_SCATTER] = ROW(FLOW_SCATTER, 1, scatter),
-    [COLL_SCATTERV] = ROW(FLOW_SCATTER, 1, scatterv),
-    [COLL_NEIGHBOR_ALLGATHER] = ROW(FLOW_NHBR_ALLGATHER, 0, nhbr_allgather),
-    [COLL_NEIGHBOR_ALLGATHERV] = ROW(FLOW_NHBR_ALLGATHER, 0, nhbr_allgatherv),
-    [COLL_NEIGHBOR_ALLTOALL] = ROW(FLOW_NHBR_ALLTOALL, 0, nhbr_alltoall),
-    [COLL_NEIGHBOR_ALLTOALLV] = ROW(FLOW_NHBR_ALLTOALL, 0, nhbr_alltoallv),
-    [COLL_NEIGHBOR_ALLTOALLW] = ROW(FLOW_NHBR_ALLTOALL, 0, nhbr_alltoallw),
+static const eb_coll_forms CALLS[] = {
+    [EB_CALL_ALLGATHER] = ROW(EB_FLOW_ALLGATHER, 0, allgather),
+    [EB_CALL_ALLGATHERV] = ROW(EB_FLOW_ALLGATHER, 0, allgatherv),
+    [EB_CALL_ALLREDUCE] = ROW(EB_FLOW_ALLREDUCE, 0, allreduce),
+    [EB_CALL_ALLTOALL] = ROW(EB_FLOW_ALLTOALL, 0, alltoall),
+    [EB_CALL_ALLTOALLV] = ROW(EB_FLOW_ALLTOALL, 0, alltoallv),
+    [EB_CALL_ALLTOALLW] = ROW(EB_FLOW_ALLTOALL, 0, alltoallw),
+    [EB_CALL_BARRIER] = ROW(EB_FLOW_NONE, 0, barrier),
+    [EB_CALL_BCAST] = ROW(EB_FLOW_BCAST, 1, bcast),
+    [EB_CALL_GATHER] = ROW(EB_FLOW_GATHER, 1, gather),
+    [EB_CALL_GATHERV] = ROW(EB_FLOW_GATHER, 1, gatherv),
+    [EB_CALL_REDUCE] = ROW(EB_FLOW_REDUCE, 1, reduce),
+    [EB_CALL_REDUCE_SCATTER] = ROW(EB_FLOW_REDUCE_SCATTER, 0, reduce_scatter),
+    [EB_CALL_REDUCE_SCATTER_BLOCK] = ROW(EB_FLOW_REDUCE_SCATTER, 0, reduce_scatter_block),
+    [EB_CALL_SCATTER] = ROW(EB_FLOW_SCATTER, 1, scatter),
+    [EB_CALL_SCATTERV] = ROW(EB_FLOW_SCATTER, 1, scatterv),
+    [EB_CALL_NEIGHBOR_ALLGATHER] = ROW(EB_FLOW_NHBR_ALLGATHER, 0, nhbr_allgather),
+    [EB_CALL_NEIGHBOR_ALLGATHERV] = ROW(EB_FLOW_NHBR_ALLGATHER, 0, nhbr_allgatherv),
+    [EB_CALL_NEIGHBOR_ALLTOALL] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, nhbr_alltoall),
+    [EB_CALL_NEIGHBOR_ALLTOALLV] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, nhbr_alltoallv),
+    [EB_CALL_NEIGHBOR_ALLTOALLW] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, nhbr_alltoallw),
 };
 
-const coll_call *coll_call_of(coll_kind kind) { return &CALLS[kind]; }
+const eb_coll_forms *eb_coll_forms_of(eb_coll_mpi_call call) { return &CALLS[call]; }
