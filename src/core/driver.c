@@ -231,14 +231,15 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
         eb_imb_options_free(&o);
         return EB_EXIT_OK;
     }
-    /* a library without the family's MPI calls: refused as OSU's programs are */
-    if (eb_mpi_refusal(family->needs, family->program, err, sizeof err))
-        eb_exit_all(EB_EXIT_USAGE, err);
     eb_imb_load_files(&o);
     int *order = eb_malloc((size_t)P * sizeof *order);
     if (eb_map_order(P, o.map_p, o.map_q, order, err, (int)sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
     eb_plan plan = eb_make_plan(&o);
+    /* the command line is sound; a library without the family's MPI calls is
+     * refused as OSU's programs are */
+    if (eb_mpi_refusal(family->needs, family->program, err, sizeof err))
+        eb_exit_all(EB_EXIT_USAGE, err);
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
