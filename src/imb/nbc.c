@@ -5,7 +5,8 @@
  *   largest t_ovrl;
  * - _pure (by name or -include): start + wait, t_min/t_max/t_avg.
  * The operations (arguments, root rotation, checks) are IMB-MPI1's, from
- * coll.c, started with their MPI-3 nonblocking calls. */
+ * coll.c, started with their MPI-3 nonblocking calls.  The overlap method
+ * (eb_nbc_overlap, nbc.h) serves IMB-MPI4's persistent requests too. */
 #include "imb/nbc.h"
 
 #include "core/driver.h"
@@ -114,9 +115,8 @@ const eb_column eb_nbc_overlap_columns_nobytes[] = {
 #define NBC_COMMON(nm, ord) .component = "nbc", .name = nm, .order = ord, .kernel = nbc_kernel
 
 #define OVERLAP(nm, ord, k)                                                             \
-    {.b = {NBC_COMMON(nm, ord), .columns = eb_nbc_overlap_columns,                             \
-           .extra_json = EB_NBC_OVERLAP_JSON,                                            \
-           .measure = overlap_measure},                                                 \
+    {.b = {NBC_COMMON(nm, ord), .columns = eb_nbc_overlap_columns,                      \
+           .extra_json = EB_NBC_OVERLAP_JSON, .measure = overlap_measure},              \
      .kind = k}
 
 #define PURE(nm, ord, k) {.b = {NBC_COMMON(nm, ord), .flags = EB_F_EXPLICIT_ONLY}, .kind = k}
