@@ -213,6 +213,18 @@ def test_blocks_match_imb_2021(sample):
     assert ours == imb
 
 
+def test_list_matches_imb_2021():
+    """-list: every benchmark in alphabetical order, "(non-default)" as IMB 2021.11's
+    program says it; the first line is effbench's program name where IMB prints its
+    version (as for every family)."""
+    ref = (SAMPLES / "help" / "list_np1.out").read_text().splitlines()
+    r = run(1, "IMB-MPI4", "-list", timeout=60)
+    assert r.returncode == 0, r
+    got = r.stdout.splitlines()
+    assert got[0] == "IMB-MPI4" and ref[0] == "Intel(R) MPI Benchmarks 2021.11"
+    assert got[1:] == ref[1:]
+
+
 def test_samples_cover_the_flavours():
     """The samples hold both flavours' tables, 2 and 4 ranks, -help and a refused option."""
     index = json.loads((SAMPLES / "index.json").read_text())
