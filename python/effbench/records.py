@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = 1
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu",
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "mpi4", "beff", "beff_io", "skampi", "nodes", "osu",
               "imb-p2p", "mt")
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
 # processes, the units): the record's "methodology" where it says (OSU's records: "osu-7.4"),
 # else its component's classic one. Rows of different methodologies never measure the same
 # thing: an OSU latency is not an IMB t_avg (docs/json-lines.md, "OSU records").
-DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma")},
+DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma", "mpi4")},
                        "beff": "beff-3.6", "beff_io": "beff_io-2.1", "skampi": "skampi-5",
                        "nodes": "effbench-nodes", "osu": "osu-7.4",
                        "imb-p2p": "imb-p2p-2021.11", "mt": "imb-mt-2021.11"}
@@ -203,7 +203,7 @@ def new_end(status: str = "ok", message: str | None = None,
 # the same core coordinates and the same values of these measure the same thing (compare
 # matches them, the web plots one curve per combination). Named as the C components write them.
 IDENTITY_FIELDS = {
-    **{c: ("sync",) for c in ("mpi1", "ext", "io", "nbc", "rma")},  # barrier / window timing
+    **{c: ("sync",) for c in ("mpi1", "ext", "io", "nbc", "rma", "mpi4")},  # barrier / window
     "beff": ("pattern", "method", "rep"),  # rep null: the maximum over the repetitions
     "beff_io": ("level", "access", "pattern_type", "pattern"),
     "skampi": ("chunks",),

@@ -2,7 +2,8 @@
  * MPI_BYTE for data movement, MPI_FLOAT with MPI_SUM for reductions, the
  * root i % num_procs in repetition i for rooted operations (IMB 2021's
  * -data_type, -red_data_type and -root_shift change these).  The operations
- * themselves (arguments, extents, checks) are shared with IMB-NBC. */
+ * themselves (arguments, extents, checks) are shared with IMB-NBC and
+ * IMB-MPI4; the MPI calls with OSU (core/coll_calls.h). */
 #include "imb/coll.h"
 
 #include "core/error.h"
@@ -45,6 +46,38 @@ void eb_reduce_scatter_split(size_t L, int np, size_t *counts, size_t *displs)
     }
 }
 
+/* What the operation decides for every family: the MPI call of the shared
+ * table (core/coll_calls.h), rooted (root i % size), reduction (MPI_FLOAT
+ * sums, lengths in floats), no data (no #bytes column), and the buffer
+ * extents of the guide's memory table. */
+static const struct {
+    int call; /* eb_coll_mpi_call; -1: MPI_Reduce_local, issued here */
+    unsigned flags;
+    void (*extents)(size_t x, int np, size_t *s, size_t *r);
+} kind_traits[EB_COLL_N] = {
+    [EB_COLL_BCAST] = {EB_CALL_BCAST, EB_F_ROOT, NULL},
+    [EB_COLL_ALLGATHER] = {EB_CALL_ALLGATHER, 0, extents_gathered},
+    [EB_COLL_ALLGATHERV] = {EB_CALL_ALLGATHERV, 0, extents_gathered},
+    [EB_COLL_GATHER] = {EB_CALL_GATHER, EB_F_ROOT, extents_gathered},
+    [EB_COLL_GATHERV] = {EB_CALL_GATHERV, EB_F_ROOT, extents_gathered},
+    [EB_COLL_SCATTER] = {EB_CALL_SCATTER, EB_F_ROOT, extents_scattered},
+    [EB_COLL_SCATTERV] = {EB_CALL_SCATTERV, EB_F_ROOT, extents_scattered},
+    [EB_COLL_ALLTOALL] = {EB_CALL_ALLTOALL, 0, extents_alltoall},
+    [EB_COLL_ALLTOALLV] = {EB_CALL_ALLTOALLV, 0, extents_alltoall},
+    [EB_COLL_REDUCE] = {EB_CALL_REDUCE, EB_F_REDUCTION | EB_F_ROOT, NULL},
+    [EB_COLL_REDUCE_SCATTER] = {EB_CALL_REDUCE_SCATTER, EB_F_REDUCTION, NULL},
+    [EB_COLL_ALLREDUCE] = {EB_CALL_ALLREDUCE, EB_F_REDUCTION, NULL},
+    [EB_COLL_BARRIER] = {EB_CALL_BARRIER, EB_F_NO_BYTES, NULL},
+    [EB_COLL_REDUCE_LOCAL] = {-1, EB_F_REDUCTION, NULL},
+    [EB_COLL_REDUCE_SCATTER_BLOCK] = {EB_CALL_REDUCE_SCATTER_BLOCK, EB_F_REDUCTION,
+                                      extents_scattered},
+};
+
+eb_coll_mpi_call eb_coll_mpi_call_of(eb_coll_kind k)
+{
+    return (eb_coll_mpi_call)kind_traits[k].call;
+}
+
 static int is_vector(eb_coll_kind k)
 {
     return k == EB_COLL_ALLGATHERV || k == EB_COLL_GATHERV || k == EB_COLL_SCATTERV ||
@@ -54,7 +87,7 @@ static int is_vector(eb_coll_kind k)
 /* The v-variants' last displacement, (np-1)*X, bounds their int vectors. */
 static size_t vector_span(size_t elems, int np) { return (size_t)(np > 1 ? np - 1 : 1) * elems; }
 
-/* The count and displacement vectors of a v-variant or Reduce_scatter, in
+/* The count and displacement vectors of a v-variant or Reduce_scatter(_block), in
  * elements of the operation's type, as the call of the row takes them. */
 static void make_vectors(eb_ctx *c, eb_coll_state *st, eb_coll_kind k)
 {
@@ -85,7 +118,7 @@ static void make_vectors(eb_ctx *c, eb_coll_state *st, eb_coll_kind k)
         }
 }
 
-static int coll_prepare(eb_ctx *c)
+int eb_coll_prepare(eb_ctx *c)
 {
     eb_coll_kind k = eb_coll_kind_of(c);
     eb_coll_state *st = eb_calloc(1, sizeof *st);
@@ -93,7 +126,8 @@ static int coll_prepare(eb_ctx *c)
     st->large = eb_row_large(c);
     if (k == EB_COLL_BCAST || k == EB_COLL_REDUCE || k == EB_COLL_ALLREDUCE)
         eb_sim_prime_collectives(c->comm); /* SMPI's one-time set-up: not in a timed call */
-    if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER)
+    /* Reduce_scatter_block's call takes X per rank from counts[0] */
+    if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER || k == EB_COLL_REDUCE_SCATTER_BLOCK)
         make_vectors(c, st, k);
     /* Reduce_local's receive buffer is also its input (inoutbuf = inbuf + inoutbuf):
      * it starts at zero, as IMB's, and accumulates the repetitions' sums */
@@ -102,7 +136,7 @@ static int coll_prepare(eb_ctx *c)
     return 0;
 }
 
-static void coll_release(eb_ctx *c)
+void eb_coll_release(eb_ctx *c)
 {
     eb_coll_state *st = c->priv;
     if (st) {
@@ -117,116 +151,57 @@ static void coll_release(eb_ctx *c)
     c->priv = NULL;
 }
 
-/* One macro per call shape keeps the blocking and the nonblocking form of
- * an operation on the same arguments, and the classic (int) and MPI-4 _c
- * (MPI_Count) form: `big` says which.  The v-variants' vectors differ in type
- * between the two forms: ISSUE_C and ISSUE_CLASSIC take one form's. */
-#define ISSUE(blocking, nonblocking, ...)                                      \
-    do {                                                                       \
-        if (req)                                                               \
-            EB_NBC_CALL(big, nonblocking, __VA_ARGS__, req);                   \
-        else                                                                   \
-            EB_COLL_CALL(big, blocking, __VA_ARGS__);                          \
-    } while (0)
-/* The forms apart, for arguments of one form only (the vectors). */
-#define ISSUE_WITH(nbc_form, coll_form, blocking, nonblocking, ...)            \
-    do {                                                                       \
-        if (req)                                                               \
-            nbc_form(nonblocking, __VA_ARGS__, req);                           \
-        else                                                                   \
-            coll_form(blocking, __VA_ARGS__);                                  \
-    } while (0)
-#define CLASSIC(f, ...) f(__VA_ARGS__)
-#define ISSUE_CLASSIC(b, nb, ...) ISSUE_WITH(CLASSIC, CLASSIC, b, nb, __VA_ARGS__)
-#define ISSUE_C(b, nb, ...) ISSUE_WITH(EB_NBC_C, EB_COLL_C, b, nb, __VA_ARGS__)
-#define VECTORS(blocking, nonblocking, before, after)                          \
-    do {                                                                       \
-        if (big)                                                               \
-            ISSUE_C(blocking, nonblocking, before, st->counts_c, st->displs_c, after); \
-        else                                                                   \
-            ISSUE_CLASSIC(blocking, nonblocking, before, st->counts, st->displs, after); \
-    } while (0)
-#define ARGS(...) __VA_ARGS__
+/* Repetition i's arguments, for every form of the call (core/coll_calls.h):
+ * slot i of the buffers, the root of repetition i, the data type (the
+ * reduction type and MPI_SUM for reductions), X per rank. */
+void eb_coll_args_at(const eb_ctx *c, long i, eb_coll_args *a)
+{
+    const eb_coll_state *st = c->priv;
+    const eb_imb2021 *t = &c->opt->imb21;
+    int reduction = (c->bench->flags & EB_F_REDUCTION) != 0;
+    eb_dtype type = reduction ? t->red_data_type : t->data_type;
+    char *s = eb_sbuf(c, i), *r = eb_rbuf(c, i);
+    int root = eb_imb_root(c, i);
+    *a = (eb_coll_args){
+        .sbuf = s, .rbuf = r, .count = (eb_count)(c->x / eb_dtype_size(type)),
+        .type = eb_dtype_mpi(type),
+        .op = eb_sim_op(MPI_SUM), /* IMB's; in a simulation one that computes nothing */
+        .root = root, .input = s, .large = st->large,
+    };
+    /* the v variants both ways (X each at j*X), Reduce_scatter's split */
+    if (st->counts)
+        a->scounts = a->rcounts = st->counts, a->sdispls = a->rdispls = st->displs;
+    if (st->counts_c)
+        a->scounts_c = a->rcounts_c = st->counts_c, a->sdispls_c = a->rdispls_c = st->displs_c;
+    /* Bcast: the root sends from its send buffer, the others receive */
+    if (eb_coll_kind_of(c) == EB_COLL_BCAST && c->rank == root)
+        a->rbuf = s;
+}
 
 void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
 {
-    const eb_coll_state *st = c->priv;
-    char *s = eb_sbuf(c, i), *r = eb_rbuf(c, i);
-    const eb_imb2021 *t = &c->opt->imb21;
-    MPI_Datatype dt = eb_dtype_mpi(t->data_type), rt = eb_dtype_mpi(t->red_data_type);
-    /* x counts elements of the data type, nf of the reduction type */
-    eb_count x = (eb_count)(c->x / eb_dtype_size(t->data_type)),
-             nf = (eb_count)(c->x / eb_dtype_size(t->red_data_type));
-    int root = eb_imb_root(c, i), big = st->large;
-    MPI_Comm comm = c->comm;
-    MPI_Op op = eb_sim_op(MPI_SUM); /* IMB's; in a simulation one that computes nothing */
-    switch (eb_coll_kind_of(c)) {
-    case EB_COLL_BCAST: /* the root sends from its send buffer, the others receive */
-        ISSUE(MPI_Bcast, MPI_Ibcast, c->rank == root ? s : r, x, dt, root, comm);
-        break;
-    case EB_COLL_ALLGATHER:
-        ISSUE(MPI_Allgather, MPI_Iallgather, s, x, dt, r, x, dt, comm);
-        break;
-    case EB_COLL_ALLGATHERV:
-        VECTORS(MPI_Allgatherv, MPI_Iallgatherv, ARGS(s, x, dt, r), ARGS(dt, comm));
-        break;
-    case EB_COLL_GATHER:
-        ISSUE(MPI_Gather, MPI_Igather, s, x, dt, r, x, dt, root, comm);
-        break;
-    case EB_COLL_GATHERV:
-        VECTORS(MPI_Gatherv, MPI_Igatherv, ARGS(s, x, dt, r), ARGS(dt, root, comm));
-        break;
-    case EB_COLL_SCATTER:
-        ISSUE(MPI_Scatter, MPI_Iscatter, s, x, dt, r, x, dt, root, comm);
-        break;
-    case EB_COLL_SCATTERV:
-        VECTORS(MPI_Scatterv, MPI_Iscatterv, s, ARGS(dt, r, x, dt, root, comm));
-        break;
-    case EB_COLL_ALLTOALL:
-        ISSUE(MPI_Alltoall, MPI_Ialltoall, s, x, dt, r, x, dt, comm);
-        break;
-    case EB_COLL_ALLTOALLV: /* the same vectors for sending and receiving */
-        if (big)
-            ISSUE_C(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts_c, st->displs_c, dt, r,
-                    st->counts_c, st->displs_c, dt, comm);
-        else
-            ISSUE_CLASSIC(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts, st->displs, dt, r,
-                          st->counts, st->displs, dt, comm);
-        break;
-    case EB_COLL_REDUCE:
-        ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, rt, op, root, comm);
-        break;
-    case EB_COLL_REDUCE_SCATTER: /* its counts only: the displacements are -check's */
-        if (big)
-            ISSUE_C(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts_c, rt, op, comm);
-        else
-            ISSUE_CLASSIC(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, rt, op,
-                          comm);
-        break;
-    case EB_COLL_ALLREDUCE:
-        ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, rt, op, comm);
-        break;
-    case EB_COLL_BARRIER:
-        if (req)
-            MPI_Ibarrier(comm, req);
-        else
-            MPI_Barrier(comm);
-        break;
-    case EB_COLL_REDUCE_LOCAL:
+    eb_coll_kind k = eb_coll_kind_of(c);
+    if (k == EB_COLL_REDUCE_LOCAL) { /* no communication, no nonblocking form */
+        const eb_imb2021 *t = &c->opt->imb21;
+        char *r = eb_rbuf(c, i);
         /* the checked pass gives the in-out operand a known value: this rank's
          * own data, so the result is twice it */
         if (c->checking)
             eb_fill_reduction(r, c->x, t->red_data_type, c->rank);
-        EB_COLL_CALL(big, MPI_Reduce_local, s, r, nf, rt, op);
+        EB_COLL_CALL(((const eb_coll_state *)c->priv)->large, MPI_Reduce_local, eb_sbuf(c, i), r,
+                     (eb_count)(c->x / eb_dtype_size(t->red_data_type)),
+                     eb_dtype_mpi(t->red_data_type), eb_sim_op(MPI_SUM));
         if (req)
             *req = MPI_REQUEST_NULL;
-        break;
-    case EB_COLL_REDUCE_SCATTER_BLOCK: /* nf elements per rank, rank j's block at j*nf */
-        ISSUE(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, s, r, nf, rt, op, comm);
-        break;
-    case EB_COLL_N:
-        break;
+        return;
     }
+    eb_coll_args a;
+    eb_coll_args_at(c, i, &a);
+    const eb_coll_forms *f = eb_coll_forms_of(eb_coll_mpi_call_of(k));
+    if (req)
+        f->start(&a, c->comm, req);
+    else
+        f->call(&a, c->comm);
 }
 
 /* Reduce_local's checked result: inoutbuf and inbuf both held this rank's
@@ -251,7 +226,7 @@ static long check_doubled(const void *p, size_t count, eb_dtype t, int rank)
 
 /* Defects of repetition i on this rank: every block at its offset carries
  * the pattern its sender wrote there; reductions equal the exact sum. */
-static long coll_check(eb_ctx *c, long i)
+long eb_coll_check(eb_ctx *c, long i)
 {
     const eb_coll_state *st = c->priv;
     const char *r = eb_rbuf(c, i);
@@ -305,30 +280,6 @@ static long coll_check(eb_ctx *c, long i)
     return bad;
 }
 
-/* What the operation decides for both families: rooted (root i % size),
- * reduction (MPI_FLOAT sums, lengths in floats), no data (no #bytes column),
- * and the buffer extents of the guide's memory table. */
-static const struct {
-    unsigned flags;
-    void (*extents)(size_t x, int np, size_t *s, size_t *r);
-} kind_traits[EB_COLL_N] = {
-    [EB_COLL_BCAST] = {EB_F_ROOT, NULL},
-    [EB_COLL_ALLGATHER] = {0, extents_gathered},
-    [EB_COLL_ALLGATHERV] = {0, extents_gathered},
-    [EB_COLL_GATHER] = {EB_F_ROOT, extents_gathered},
-    [EB_COLL_GATHERV] = {EB_F_ROOT, extents_gathered},
-    [EB_COLL_SCATTER] = {EB_F_ROOT, extents_scattered},
-    [EB_COLL_SCATTERV] = {EB_F_ROOT, extents_scattered},
-    [EB_COLL_ALLTOALL] = {0, extents_alltoall},
-    [EB_COLL_ALLTOALLV] = {0, extents_alltoall},
-    [EB_COLL_REDUCE] = {EB_F_REDUCTION | EB_F_ROOT, NULL},
-    [EB_COLL_REDUCE_SCATTER] = {EB_F_REDUCTION, NULL},
-    [EB_COLL_ALLREDUCE] = {EB_F_REDUCTION, NULL},
-    [EB_COLL_BARRIER] = {EB_F_NO_BYTES, NULL},
-    [EB_COLL_REDUCE_LOCAL] = {EB_F_REDUCTION, NULL},
-    [EB_COLL_REDUCE_SCATTER_BLOCK] = {EB_F_REDUCTION, extents_scattered},
-};
-
 void eb_coll_describe(eb_coll_bench *cb)
 {
     cb->b.cls = EB_COLLECTIVE;
@@ -338,10 +289,10 @@ void eb_coll_describe(eb_coll_bench *cb)
     cb->b.extents = kind_traits[cb->kind].extents;
     if (is_vector(cb->kind))
         cb->b.count_span = vector_span;
-    cb->b.prepare = coll_prepare;
+    cb->b.prepare = eb_coll_prepare;
     /* a barrier moves no data: nothing to verify, its rows say "not checked" */
-    cb->b.check = cb->kind == EB_COLL_BARRIER ? NULL : coll_check;
-    cb->b.release = coll_release;
+    cb->b.check = cb->kind == EB_COLL_BARRIER ? NULL : eb_coll_check;
+    cb->b.release = eb_coll_release;
 }
 
 void eb_coll_register(eb_coll_bench *cb)

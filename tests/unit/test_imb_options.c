@@ -168,11 +168,11 @@ static void imb2021_errors(void)
     expect_error_as(&nbc_fam, "-window_size 8", "-window_size: IMB-NBC has no such option in "
                     "IMB 2021.11 (IMB-MPI1 has it)");
     expect_error_as(&ext_fam, "-root_shift 1", "-root_shift: IMB-EXT has no such option in "
-                    "IMB 2021.11 (IMB-MPI1, IMB-NBC and IMB-RMA have it)");
+                    "IMB 2021.11 (IMB-MPI1, IMB-NBC, IMB-RMA and IMB-MPI4 have it)");
     expect_error_as(&io_fam, "-sync 1", "-sync 0|1: IMB-IO has no such option in IMB 2021.11 "
-                    "(IMB-MPI1, IMB-NBC and IMB-RMA have it)");
+                    "(IMB-MPI1, IMB-NBC, IMB-RMA and IMB-MPI4 have it)");
     expect_error_as(&rma_fam, "-zero_size 0", "-zero_size: IMB-RMA has no such option in "
-                    "IMB 2021.11 (IMB-MPI1 and IMB-NBC have it)");
+                    "IMB 2021.11 (IMB-MPI1, IMB-NBC and IMB-MPI4 have it)");
     expect_error_as(&rma_fam, "-aggregate_mode all",
                     "-aggregate_mode all: expected aggregate, non_aggregate or multi");
 }
