@@ -32,7 +32,9 @@ enum {
     EB_F_REP_SYNC = 1u << 11,     /* IMB 2021's -sync 0|1 applies: each repetition timed on
                                      its own (IMB-MPI1 / IMB-NBC collectives but barriers) */
     EB_F_EVEN_PROCS = 1u << 12,   /* even process counts only (Uniband, Biband) */
-    EB_F_LAST = EB_F_EVEN_PROCS   /* a new flag: move this, name it in listing.c */
+    EB_F_DEFAULT_2021 = 1u << 13, /* EB_F_EXPLICIT_ONLY, but run by default under
+                                     --imb-defaults 2021 (IMB 2021.11's default list) */
+    EB_F_LAST = EB_F_DEFAULT_2021 /* a new flag: move this, name it in listing.c */
 };
 
 #define EB_MAX_EXTRA 8

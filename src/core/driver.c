@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/imb2021_defaults.h"
 #include "core/plan.h"
 #include "core/procsets.h"
 #include "core/registry.h"
@@ -179,8 +180,9 @@ static void run_bench(const eb_report_run *run, const eb_bench *b, int multi, co
 
 /* IMB 2021's -list: the program, then its benchmarks in alphabetical order,
  * "(non-default)" after those that run only by name. */
-static void print_list(const eb_imb_family *f)
+static void print_list(const eb_imb_options *o)
 {
+    const eb_imb_family *f = o->family;
     int n = eb_bench_count(f->component);
     const eb_bench **v = eb_malloc((size_t)n * sizeof *v);
     for (int i = 0; i < n; i++)
@@ -191,9 +193,21 @@ static void print_list(const eb_imb_family *f)
             v[k] = v[k - 1];
             v[k - 1] = tmp;
         }
-    printf("%s\nList of benchmarks:\n%s:\n", f->program, f->program);
-    for (int i = 0; i < n; i++)
-        printf("    %s%s\n", v[i]->name, (v[i]->flags & EB_F_EXPLICIT_ONLY) ? " (non-default)" : "");
+    if (o->imb21.defaults2021) /* IMB names itself first: effbench says whose method */
+        printf("effbench %s (Intel(R) MPI Benchmarks %s methodology)\n", EFFBENCH_VERSION,
+               EB_IMB2021_VERSION);
+    else
+        printf("%s\n", f->program);
+    printf("List of benchmarks:\n%s:\n", f->program);
+    for (int i = 0; i < n; i++) {
+        printf("    %s%s\n", v[i]->name, eb_imb_runs_by_default(o, v[i]) ? "" : " (non-default)");
+        for (const char *c = v[i]->list_comment; o->imb21.defaults2021 && c && *c;) {
+            const char *nl = strchr(c, '\n'); /* IMB 2021 prints the comments too */
+            int len = nl ? (int)(nl - c) : (int)strlen(c);
+            printf("        %.*s\n", len, c);
+            c += len + (nl != NULL);
+        }
+    }
     free(v);
 }
 
@@ -215,12 +229,13 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     MPI_Query_thread(&provided);
     eb_imb_options o;
     eb_imb_options_init(&o, family);
+    eb_imb_defaults_from_env(&o);
     char err[EB_ERRLEN];
     if (eb_imb_parse(&o, argc, argv, err, sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
     if (o.imb21.list) {
         if (wrank == 0)
-            print_list(family);
+            print_list(&o);
         eb_imb_options_free(&o);
         return EB_EXIT_OK;
     }

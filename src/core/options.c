@@ -1,6 +1,7 @@
 #include "core/options.h"
 
 #include "core/error.h"
+#include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
 #include "core/procsets.h"
 #include "core/sysinfo.h"
@@ -257,7 +258,9 @@ static int check_combinations(eb_imb_options *o, int msglog_given, char *err, si
         return eb_err(err, errlen, "-msglog and -msglen exclude each other");
     if (msglog_given && o->imb21.msgsize_given)
         return eb_err(err, errlen, "-msglog and -msgsize exclude each other");
-    return eb_imb2021_finish(o, err, errlen);
+    if (eb_imb2021_finish(o, err, errlen))
+        return -1;
+    return eb_imb_defaults_finish(o, err, errlen);
 }
 
 int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen)
@@ -274,7 +277,9 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             r = parse_setup_option(o, argc, argv, &i, &msglog_given, err, errlen);
         if (r == 0 && is_option(a)) {
             /* IMB 2021's options, then the family's own. */
-            r = eb_imb2021_parse(o, argc, argv, &i, err, errlen);
+            r = eb_imb_defaults_parse(o, argc, argv, &i, err, errlen);
+            if (r == 0)
+                r = eb_imb2021_parse(o, argc, argv, &i, err, errlen);
             if (r == 0 && o->family->parse_option)
                 r = o->family->parse_option(o, argc, argv, &i, err, errlen);
             if (r == 0)

@@ -306,9 +306,11 @@ static void blocking_kernel(eb_ctx *c, long first, long n)
 #define MPI1(nm, ord, k) \
     {.b = {.component = "mpi1", .name = nm, .order = ord, .kernel = blocking_kernel}, .kind = k}
 /* IMB 2021's additions run by name or -include only: without names effbench
- * runs the 4.0 guide's list (IMB 2021.11 runs them by default) */
+ * runs the 4.0 guide's list (IMB 2021.11, and --imb-defaults 2021, run them by
+ * default) */
 #define MPI1_BY_NAME(nm, ord, k)                                                        \
-    {.b = {.component = "mpi1", .name = nm, .order = ord, .flags = EB_F_EXPLICIT_ONLY,  \
+    {.b = {.component = "mpi1", .name = nm, .order = ord,                              \
+           .flags = EB_F_EXPLICIT_ONLY | EB_F_DEFAULT_2021,                             \
            .kernel = blocking_kernel},                                                  \
      .kind = k}
 

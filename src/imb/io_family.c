@@ -87,6 +87,7 @@ static const eb_imb_family io_family = {
     .component = "io",
     .program = "IMB-IO",
     .part = "MPI-IO part",
+    .text2021 = {.banner_newline_lost = 1},
     .iter = {.msgspersample = 50, .overall_vol = 16L * 1048576L, .msgs_nonaggr = 10,
              .policy = EB_ITER_DYNAMIC, .secs = 10.0},
     .minmsglog = 0,

@@ -86,9 +86,40 @@ static void print_hosts(void)
     }
 }
 
+static void print_check_note(void)
+{
+    printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
+           "# untimed pass; defects are counted in the last column (\"not checked\"\n"
+           "# where a benchmark has no data check).\n"
+           "# Timings of a checked run are not for publication.\n");
+}
+
+/* "# List of Benchmarks to run:" follows: the names, with their comments. */
+static void print_list(const eb_bench **list, const int *multi, int n)
+{
+    for (int i = 0; i < n; i++) {
+        printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
+        for (const char *c = list[i]->list_comment; c && *c;) {
+            const char *nl = strchr(c, '\n');
+            int len = nl ? (int)(nl - c) : (int)strlen(c);
+            printf("#     %.*s\n", len, c);
+            c += len + (nl != NULL);
+        }
+    }
+    fflush(stdout);
+}
+
 void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
                          const eb_bench **list, const int *multi, int n)
 {
+    if (o->imb21.defaults2021) {
+        /* IMB 2021.11's lines only; -check (effbench's) still says so */
+        if (o->check)
+            print_check_note();
+        eb_imb2021_print_text_header(o, s);
+        print_list(list, multi, n);
+        return;
+    }
     const char *bar = "#----------------------------------------------------------------";
     printf("%s\n#    effbench %s (Intel(R) MPI Benchmarks 4.0 methodology), %s\n%s\n",
            bar, EFFBENCH_VERSION, o->family->part, bar);
@@ -123,10 +154,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
                "# slowest rank; `valid` is the fraction of repetitions no rank started late\n");
     eb_imb2021_print_header(o);
     if (o->check)
-        printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
-               "# untimed pass; defects are counted in the last column (\"not checked\"\n"
-               "# where a benchmark has no data check).\n"
-               "# Timings of a checked run are not for publication.\n");
+        print_check_note();
     if (o->family->print_settings)
         o->family->print_settings(o);
     int argc;
@@ -155,16 +183,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
         printf("# MPI_Op                         :   MPI_SUM  \n");
         printf("# \n# \n\n# List of Benchmarks to run:\n\n");
     }
-    for (int i = 0; i < n; i++) {
-        printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
-        for (const char *c = list[i]->list_comment; c && *c;) {
-            const char *nl = strchr(c, '\n');
-            int len = nl ? (int)(nl - c) : (int)strlen(c);
-            printf("#     %.*s\n", len, c);
-            c += len + (nl != NULL);
-        }
-    }
-    fflush(stdout);
+    print_list(list, multi, n);
 }
 
 static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
