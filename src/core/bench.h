@@ -91,6 +91,8 @@ typedef struct eb_bench {
      * a column with header NULL, and JSON names for the extra values. */
     const eb_column *columns;
     const char *extra_json[EB_MAX_EXTRA];
+    unsigned whole_2021;     /* bit k: extra column k printed without decimals under
+                                --imb-defaults 2021 (IMB 2021.11's Msg/sec) */
     /* Optional: replaces the driver's timed loop for this row.  Must time n
      * repetitions after the driver's barriers and return this rank's time
      * per repetition in seconds, filling c->extra[] if it has extras. */

@@ -7,6 +7,7 @@
 #include "core/imb2021_options.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void banner(const eb_imb_options *o)
 {
@@ -74,4 +75,40 @@ void eb_imb2021_print_text_header(const eb_imb_options *o, const eb_sysinfo *s)
         printf(t->close_space ? "# \n# \n" : "#\n#\n");
     }
     printf("\n# List of Benchmarks to run:\n\n");
+}
+
+/* IMB_print_array's rows: " %4d" per rank, 16 to a row, each row closed by
+ * "\n# ", the whole by "\n" (so a "# " line follows the ranks). */
+static void rank_rows(const int *ranks, int n)
+{
+    for (int r = 0; r < n; r += 16) {
+        for (int k = r; k < n && k < r + 16; k++)
+            printf(" %4d", ranks[k]);
+        printf("\n# ");
+    }
+    printf("\n");
+}
+
+void eb_imb2021_print_procs(const eb_imb_options *o, const char *name, int q, int ngroups,
+                            const int *ranks)
+{
+    /* one group is no multiple mode to IMB: the plain name and process count */
+    if (ngroups == 1 && strncmp(name, "Multi-", 6) == 0)
+        name += 6;
+    printf("# Benchmarking %s \n", name);
+    if (ngroups > 1) {
+        printf("# ( %d groups of %d processes each running simultaneous ) \n", ngroups, q);
+        for (int g = 0; g < ngroups; g++) {
+            printf("# Group  %d: ", g);
+            rank_rows(ranks + (size_t)g * (size_t)q, q);
+        }
+    } else if (o->map_p > 0) {
+        printf("# #processes = %d; rank order (rowwise): \n", q);
+        for (int k = 0; k < q; k += o->map_q) {
+            printf("# ");
+            rank_rows(ranks + k, k + o->map_q <= q ? o->map_q : q - k);
+        }
+    } else {
+        printf("# #processes = %d \n", q);
+    }
 }

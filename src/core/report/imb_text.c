@@ -95,10 +95,10 @@ static void print_check_note(void)
 }
 
 /* "# List of Benchmarks to run:" follows: the names, with their comments. */
-static void print_list(const eb_bench **list, const int *multi, int n)
+static void print_list(const eb_bench **list, const int *multi, int n, int o21)
 {
     for (int i = 0; i < n; i++) {
-        printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
+        printf("# %s%s\n", multi[i] >= 0 && !o21 ? "(Multi-)" : "", list[i]->name);
         for (const char *c = list[i]->list_comment; c && *c;) {
             const char *nl = strchr(c, '\n');
             int len = nl ? (int)(nl - c) : (int)strlen(c);
@@ -117,7 +117,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
         if (o->check)
             print_check_note();
         eb_imb2021_print_text_header(o, s);
-        print_list(list, multi, n);
+        print_list(list, multi, n, o->imb21.defaults2021);
         return;
     }
     const char *bar = "#----------------------------------------------------------------";
@@ -183,7 +183,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
         printf("# MPI_Op                         :   MPI_SUM  \n");
         printf("# \n# \n\n# List of Benchmarks to run:\n\n");
     }
-    print_list(list, multi, n);
+    print_list(list, multi, n, o->imb21.defaults2021);
 }
 
 static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
@@ -200,8 +200,9 @@ void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_option
     int nc = ncols_of(b, o, multi);
     printf("\n");
     dashes(nc);
-    printf("# Benchmarking %s \n", name);
-    if (ngroups > 0) {
+    if (o->imb21.defaults2021) {
+        eb_imb2021_print_procs(o, name, q, ngroups, group_ranks);
+    } else if (printf("# Benchmarking %s \n", name) && ngroups > 0) {
         printf("# ( %d group%s of %d process%s each running simultaneously ) \n", ngroups,
                ngroups == 1 ? "" : "s", q, q == 1 ? "" : "es");
         for (int g = 0; g < ngroups; g++) {
@@ -275,7 +276,13 @@ void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
         case EB_COL_TMAX: print_num(row->t_max); break;
         case EB_COL_TAVG: print_num(row->t_avg); break;
         case EB_COL_MBPS: print_num(row->mbps); break;
-        default: print_num(row->extra[c->id - EB_COL_EXTRA]); break;
+        default:
+            if (o->imb21.defaults2021 && (row->bench->whole_2021 >> (c->id - EB_COL_EXTRA) & 1)
+                && isfinite(row->extra[c->id - EB_COL_EXTRA]))
+                printf("%*.0f", COL_W, row->extra[c->id - EB_COL_EXTRA]);
+            else
+                print_num(row->extra[c->id - EB_COL_EXTRA]);
+            break;
         }
     }
     printf("\n");

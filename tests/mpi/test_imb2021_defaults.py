@@ -1,0 +1,153 @@
+"""--imb-defaults 2021 / EFFBENCH_IMB_DEFAULTS=2021 against real IMB 2021.11 output
+(tests/python/data/samples/imb2021/classic, made by bench/imb2021-samples from IMB's own
+programs): the same command line gives the same text with the numbers masked, and the masked
+lines are the banner (effbench names itself; docs/imb.md), Date, Machine, Release, Version and
+the calling sequence's program path. Also: MB/s in 10^6 bytes (2^20 in 4.0 mode), the default
+lists, the run record, and the refused switch values. Samples of this test's MPI library only."""
+import json
+import re
+
+import pytest
+
+from effb import BUILD, MPI, SAMPLES, read_jsonl, run
+from osu_helpers import mask_numbers
+
+CLASSIC = SAMPLES / "imb2021" / "classic"
+INDEX = json.loads((CLASSIC / "index.json").read_text())
+BANNER = re.compile(r"^(#    )?(Intel\(R\) MPI Benchmarks 2021\.11"
+                    r"|effbench \S+ \(Intel\(R\) MPI Benchmarks 2021\.11 methodology\))", re.M)
+ENV_2021 = {"EFFBENCH_IMB_DEFAULTS": "2021"}
+
+
+def mine():
+    out = []
+    for s in INDEX:
+        if s["mpi"] != MPI or s["exit"] != 0:
+            continue
+        if MPI == "mpich" and s["np"] > 2:
+            continue  # MPICH busy-polls: 4 ranks on 2 cores are slow
+        out.append(pytest.param(s, id=s["file"].split("/", 1)[1].removesuffix(".out")))
+    return out
+
+
+def masked(text, program):
+    """The masked lines reduced to their names, the program's path to IMB's "./", then every
+    number masked (widths and decimals still count)."""
+    text = BANNER.sub(r"\1BANNER", text)
+    text = re.sub(r"^# (Date|Machine|Release|Version) ( *):.*$", r"# \1\2: X", text, flags=re.M)
+    text = re.sub(r"^# \S*/" + re.escape(program) + r"\b", "# ./" + program, text, flags=re.M)
+    text = text.replace(" --imb-defaults 2021", "")
+    return mask_numbers(text)
+
+
+def effbench_2021(s, by_env=False):
+    args = list(s["args"]) if by_env else ["--imb-defaults", "2021", *s["args"]]
+    return run(s["np"], s["program"], *args, timeout=240, cwd=CLASSIC,
+               extra_env=ENV_2021 if by_env else None)
+
+
+@pytest.mark.parametrize("s", mine())
+def test_same_text_as_imb_2021(s):
+    # the environment switch (a job script's command line untouched) for the default runs
+    r = effbench_2021(s, by_env="default" in s["file"])
+    assert r.returncode == 0, r
+    want = (CLASSIC / s["file"]).read_text()
+    assert masked(r.stdout, s["program"]) == masked(want, s["program"]), (
+        f"{s['program']} {' '.join(s['args'])}:\n--- IMB 2021.11\n{want}\n--- effbench\n{r.stdout}")
+
+
+def test_the_samples_cover_the_programs():
+    assert {s["program"] for s in INDEX} >= {"IMB-MPI1", "IMB-NBC", "IMB-RMA", "IMB-EXT"}
+    assert {s["mpi"] for s in INDEX} == {"openmpi", "mpich"}
+
+
+def pingpong_rows(*extra, extra_env=None):
+    r = run(2, "IMB-MPI1", "PingPong", "-msglog", "16:17", "-iter", "20", *extra,
+            extra_env=extra_env)
+    assert r.returncode == 0, r
+    rows = [line.split() for line in r.stdout.splitlines()
+            if re.match(r"^ +\d+ +\d+ +[\d.]+ +[\d.]+$", line)]
+    assert [int(x[0]) for x in rows] == [0, 65536, 131072], r.stdout
+    return rows
+
+
+@pytest.mark.parametrize("mode,mbyte", [("2021", 1e6), ("4.0", 1048576.0)])
+def test_mbytes_per_second_unit(mode, mbyte):
+    """Mbytes/sec = bytes / t / 10^6 in 2021 mode (IMB 2021.11), / 2^20 in 4.0 mode (the
+    guide); from the printed t (2 decimals), so within its rounding."""
+    for b, _, t, mbs in pingpong_rows("--imb-defaults", mode)[1:]:
+        want = int(b) / (float(t) * 1e-6) / mbyte
+        assert abs(float(mbs) - want) <= want * 0.005 / float(t) + 0.01, (b, t, mbs, want)
+
+
+def listed_to_run(r):
+    head = r.stdout.split("# List of Benchmarks to run:", 1)[1].split("#----", 1)[0]
+    return [line[2:] for line in head.splitlines() if line.startswith("# ")]
+
+
+def test_default_lists_differ_as_imbs():
+    """Without names, 2021 mode runs IMB 2021.11's list (with Reduce_local and
+    Reduce_scatter_block), 4.0 mode the guide's; -exclude keeps this short."""
+    skip = ["-exclude", "PingPong,PingPing,Sendrecv,Exchange,Allreduce,Reduce,Reduce_scatter,"
+            "Allgather,Allgatherv,Gather,Gatherv,Scatter,Scatterv,Alltoall,Alltoallv,Bcast",
+            "-msglog", "2", "-iter", "5"]
+    old = run(2, "IMB-MPI1", *skip)
+    new = run(2, "IMB-MPI1", *skip, extra_env=ENV_2021)
+    assert old.returncode == 0 and new.returncode == 0, (old, new)
+    assert listed_to_run(old) == ["Barrier"]
+    assert listed_to_run(new) == ["Reduce_local", "Reduce_scatter_block", "Barrier"]
+
+
+def test_run_record_and_rows_say_the_defaults(tmp_path):
+    runs = {}
+    for mode in ("2021", "4.0"):
+        path = tmp_path / f"{mode}.jsonl"
+        r = run(2, "IMB-MPI1", "--imb-defaults", mode, "Bcast", "-msglog", "2", "-iter", "5",
+                "--json", path)
+        assert r.returncode == 0, r
+        runs[mode] = read_jsonl(path)
+    new, old = runs["2021"], runs["4.0"]
+    assert new[0]["imb_defaults"] == "2021" and new[0]["methodology"] == "imb-2021.11"
+    assert old[0]["imb_defaults"] == "4.0" and old[0]["methodology"] == "imb-4.0"
+    # IMB 2021.11's defaults in the options: root 0, -sync on, its warm-up
+    assert (new[0]["options"]["root_shift"], new[0]["options"]["imb_sync"],
+            new[0]["options"]["warm_up"]) == (0, 1, 1)
+    assert (old[0]["options"]["root_shift"], old[0]["options"]["imb_sync"],
+            old[0]["options"]["warm_up"]) == (None, None, None)
+    rows_new = [x for x in new if x["type"] == "result"]
+    rows_old = [x for x in old if x["type"] == "result"]
+    assert rows_new and {x["methodology"] for x in rows_new} == {"imb-2021.11"}
+    assert rows_old and all("methodology" not in x for x in rows_old)
+
+
+def test_the_environment_gives_the_header_the_command_line_does_not_show():
+    r = run(2, "IMB-MPI1", "Barrier", "-iter", "5", extra_env=ENV_2021)
+    assert r.returncode == 0, r
+    assert "Intel(R) MPI Benchmarks 2021.11 methodology), MPI-1 part" in r.stdout
+    assert "--imb-defaults" not in r.stdout
+    assert "# MPI Library" not in r.stdout and "# Repetitions per sample" not in r.stdout
+
+
+@pytest.mark.parametrize("args,env,words", [
+    (["--imb-defaults", "2020"], None, "--imb-defaults 2020: expected 2021"),
+    (["--imb-defaults", "2021", "--imb-defaults", "2021"], None, "--imb-defaults given twice"),
+    (["--imb-defaults"], None, "--imb-defaults needs a value"),
+    ([], {"EFFBENCH_IMB_DEFAULTS": "21"}, "EFFBENCH_IMB_DEFAULTS=21: expected 2021"),
+    (["--imb-defaults", "2021"], {"EFFBENCH_IMB_DEFAULTS": "yes"}, "EFFBENCH_IMB_DEFAULTS=yes"),
+    (["-mem_alloc_type", "device"], ENV_2021, "-mem_alloc_type device"),
+])
+def test_bad_switch_values(args, env, words):
+    r = run(2, "IMB-MPI1", "Barrier", *args, extra_env=env)
+    assert r.returncode == 2, r
+    assert words in r.stderr and "effbench: error:" in r.stderr, r.stderr
+
+
+def test_the_command_line_beats_the_environment():
+    r = run(2, "IMB-MPI1", "--imb-defaults", "4.0", "Barrier", "-iter", "5",
+            extra_env=ENV_2021)
+    assert r.returncode == 0, r
+    assert "Intel(R) MPI Benchmarks 4.0 methodology" in r.stdout
+
+
+def test_build_dir_has_the_programs():
+    assert (BUILD / "IMB-MPI1").exists()
