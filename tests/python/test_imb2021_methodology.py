@@ -20,7 +20,7 @@ def as_effbench(tmp_path, methodology_words: str) -> Path:
     """INTEL with effbench's banner (the one line its 2021-mode text has of its own)."""
     text = INTEL.read_text()
     assert INTEL_BANNER in text
-    out = tmp_path / f"effbench_{methodology_words.split()[-1]}.txt"
+    out = tmp_path / f"effbench_{methodology_words.split()[0]}.txt"
     out.write_text(text.replace(
         INTEL_BANNER, f"#    effbench 0.1.0 (Intel(R) MPI Benchmarks {methodology_words}), MPI-1 part"))
     return out
