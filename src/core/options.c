@@ -218,10 +218,13 @@ static int parse_setup_option(eb_imb_options *o, int argc, char **argv, int *i,
         *msglog_given = 1;
     } else if (!strcmp(a, "-thread_level")) {
         NEED_VALUE();
-        o->thread_level = eb_thread_level_parse(val);
+        /* IMB 2021's nompiinit: IMB leaves MPI uninitialised, its benchmarks then
+         * stop with the library's error, and IMB calls MPI_Init on that error path;
+         * effbench measures nothing without MPI, so it is MPI_Init's level */
+        o->thread_level = !strcmp(val, "nompiinit") ? MPI_THREAD_SINGLE : eb_thread_level_parse(val);
         if (o->thread_level < 0)
-            return eb_err(err, errlen,
-                          "-thread_level %s: expected single, funneled, serialized or multiple", val);
+            return eb_err(err, errlen, "-thread_level %s: expected single, funneled, serialized, "
+                          "multiple or nompiinit", val);
     } else if (!strcmp(a, "-include") || !strcmp(a, "-exclude")) {
         int inc = a[1] == 'i';
         char ***names = inc ? &o->include : &o->exclude;
@@ -359,7 +362,7 @@ void eb_imb_print_help(const eb_imb_family *f)
            "  -map PxQ                  number ranks along the rows of a PxQ matrix\n"
            "  -include NAME...          add benchmarks that do not run by default\n"
            "  -exclude NAME...          leave benchmarks out\n"
-           "  -thread_level single|funneled|serialized|multiple\n"
+           "  -thread_level single|funneled|serialized|multiple|nompiinit\n"
            "effbench additions:\n"
            "  -check                    verify every received byte (outside timed loops);\n"
            "                            adds a defects column; timings not for publication\n"

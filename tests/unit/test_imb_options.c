@@ -324,7 +324,14 @@ int main(void)
     expect_error("-map 3", "-map 3: expected PxQ with positive integers");
     expect_error("-map 0x2", "-map 0x2: expected PxQ with positive integers");
     expect_error("-thread_level bogus",
-                 "-thread_level bogus: expected single, funneled, serialized or multiple");
+                 "-thread_level bogus: expected single, funneled, serialized, multiple or nompiinit");
+    {
+        eb_imb_options o2;
+        char err2[EB_ERRLEN];
+        CHECK_EQ_LONG(parse(&o2, "-thread_level nompiinit", err2), 0);
+        CHECK_EQ_LONG(o2.thread_level, MPI_THREAD_SINGLE);
+        eb_imb_options_free(&o2);
+    }
     expect_error("-include", "option -include needs benchmark names");
     expect_error("-exclude -check", "option -exclude needs benchmark names");
     expect_error("-msglen", "option -msglen needs a value");
