@@ -373,7 +373,9 @@ void eb_imb_print_help(const eb_imb_family *f)
            "                            maxima (also -sync barrier|window)\n"
            "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n"
            "  --resume FILE             continue a crashed --json FILE: measure only the\n"
-           "                            rows missing from it and append them\n",
+           "                            rows missing from it and append them\n"
+           "  --imb-defaults 2021|4.0   2021: IMB 2021.11's defaults, units and text (also\n"
+           "                            EFFBENCH_IMB_DEFAULTS=2021); 4.0: the guide's (default)\n",
            f->program, f->component, f->iter.msgspersample, f->iter.overall_vol / 1048576,
            f->iter.msgs_nonaggr, eb_iter_policy_name(f->iter.policy), f->iter.secs,
            EB_DEFAULT_MEM_GB, f->minmsglog, f->maxmsglog);
