@@ -33,6 +33,23 @@ void eb_imb_defaults_from_env(eb_imb_options *o)
     eb_own_bcast(v, (int)cap, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
+void eb_imb_defaults_prescan(eb_imb_options *o, int argc, char **argv)
+{
+    int d = o->imb21.env_defaults[0] ? defaults_word(o->imb21.env_defaults) : 0;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--imb-defaults") == 0) {
+            d = defaults_word(argv[i + 1]);
+            break;
+        }
+    const eb_imb_family *f = o->family;
+    if (d != 1)
+        return;
+    if (f->iter2021.msgspersample > 0)
+        o->iter = f->iter2021;
+    if (f->maxmsglog2021 > 0)
+        o->msglog_max = f->maxmsglog2021;
+}
+
 int eb_imb_defaults_parse(eb_imb_options *o, int argc, char **argv, int *i, char *err,
                           size_t errlen)
 {

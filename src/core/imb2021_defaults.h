@@ -17,6 +17,11 @@
  * rank (a launcher need not pass the environment to every process). */
 void eb_imb_defaults_from_env(eb_imb_options *o);
 
+/* Before the command line is parsed: the family's IMB 2021.11 -iter and
+ * -msglog defaults when the command line or the environment asks for 2021
+ * (options given then override them as usual; bad values are the parser's). */
+void eb_imb_defaults_prescan(eb_imb_options *o, int argc, char **argv);
+
 /* argv[*i] is --imb-defaults: 1 consumed (with its value), 0 not it, -1 error. */
 int eb_imb_defaults_parse(eb_imb_options *o, int argc, char **argv, int *i, char *err,
                           size_t errlen);

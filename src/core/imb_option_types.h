@@ -73,6 +73,10 @@ typedef struct eb_imb_family {
     const char *size_label;
     int default_npmin;      /* smallest process count without -npmin; 0: IMB-MPI1's 2 */
     eb_imb2021_text text2021; /* its header under --imb-defaults 2021 */
+    /* IMB 2021.11's -iter and -msglog defaults where they are not the 4.0 ones
+     * (IMB-IO: 1000,40,100 and 0:22); zero: the same */
+    eb_iter_settings iter2021;
+    int maxmsglog2021;
     /* The component eb_register_imb_family makes: its `effbench --help` line
      * and place in that list. */
     const char *summary;

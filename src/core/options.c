@@ -269,6 +269,7 @@ static int check_combinations(eb_imb_options *o, int msglog_given, char *err, si
 int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen)
 {
     int msglog_given = 0;
+    eb_imb_defaults_prescan(o, argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {

@@ -151,3 +151,31 @@ def test_the_command_line_beats_the_environment():
 
 def test_build_dir_has_the_programs():
     assert (BUILD / "IMB-MPI1").exists()
+
+
+def header_of(text):
+    return text.split("# List of Benchmarks to run:", 1)[0]
+
+
+def test_imb_io_header_and_defaults(tmp_path):
+    """IMB-IO (no IMB-IO 2021.11 build here to make samples with): the header is the real IMB-IO
+    2021.11 header of tests/python/data/samples/imb/io_np2.txt (its banner's "partn" and
+    missing newline included), and the repetition and length defaults are IMB 2021.11's
+    IO suite's (1000,40,100 and 0:22; the 4.0 mode keeps IMB_settings_io.h's 50,16,10 and 24)."""
+    want = (SAMPLES / "imb" / "io_np2.txt").read_text()
+    records = {}
+    for mode in ("2021", "4.0"):
+        path = tmp_path / f"{mode}.jsonl"
+        r = run(2, "IMB-IO", "--imb-defaults", mode, "S_Write_indv", "P_Read_expl",
+                "-msglog", "2", "--json", path.name, cwd=tmp_path)
+        assert r.returncode == 0, r
+        records[mode] = read_jsonl(path)[0]["options"]
+        if mode == "2021":
+            got = header_of(r.stdout).replace(" -msglog 2 --json 2021.jsonl", "")
+            got = re.sub(r"(# Maximum io portion in bytes:   )\d+", r"\g<1>4194304", got)
+            assert masked(got, "IMB-IO") == masked(header_of(want), "IMB-IO"), r.stdout
+            assert "MPI-IO partn#----" in r.stdout
+    assert [records["2021"][k] for k in ("msgspersample", "overall_vol", "msgs_nonaggr")] == [
+        1000, 40 * 1048576, 100]
+    assert [records["4.0"][k] for k in ("msgspersample", "overall_vol", "msgs_nonaggr")] == [
+        50, 16 * 1048576, 10]
