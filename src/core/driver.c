@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/imb2021_defaults.h"
+#include "core/imb_yaml.h"
 #include "core/plan.h"
 #include "core/procsets.h"
 #include "core/registry.h"
@@ -232,8 +233,11 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     eb_imb_options_init(&o, family);
     eb_imb_defaults_from_env(&o);
     char err[EB_ERRLEN];
-    if (eb_imb_parse(&o, argc, argv, err, sizeof err) != 0)
+    int nargc;
+    char **args = eb_imb_yaml_load_argv(argc, argv, &nargc);
+    if (eb_imb_parse(&o, nargc, args, err, sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
+    eb_imb_yaml_dump_file(&o);
     if (o.imb21.list) {
         if (wrank == 0)
             print_list(&o);

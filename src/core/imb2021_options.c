@@ -185,6 +185,16 @@ static const struct {
     {"aggregate_mode", C_RMA | C_EXT | C_IO},
 };
 
+int eb_imb2021_family_has(const eb_imb_family *f, const char *name)
+{
+    if (!strcmp(name, "sync"))
+        return (family_bit(f) & (C_MPI1 | C_NBC | C_RMA)) != 0;
+    for (size_t j = 0; j < sizeof valued / sizeof valued[0]; j++)
+        if (!strcmp(name, valued[j].name))
+            return (family_bit(f) & valued[j].comps) != 0;
+    return 0;
+}
+
 static int not_here(const eb_imb_options *o, const char *opt, unsigned comps, char *err,
                     size_t errlen)
 {
@@ -222,9 +232,13 @@ int eb_imb2021_parse(eb_imb_options *o, int argc, char **argv, int *i, char *err
         o->imb21.list = 1;
         return 1;
     }
-    if (!strcmp(a, "-dump") || !strcmp(a, "-load"))
-        return eb_err(err, errlen, "%s: IMB's YAML configuration files need a yaml-cpp build; "
-                      "effbench has none: give the options on the command line", a);
+    if (!strcmp(a, "-dump") || !strcmp(a, "-load")) {
+        if (!val)
+            return eb_err(err, errlen, "option %s needs a value (a YAML file)", a);
+        *(a[1] == 'd' ? &o->imb21.dump_path : &o->imb21.load_path) = val;
+        ++*i;
+        return 1;
+    }
     int sync = !strcmp(a, "-sync") || !strcmp(a, "-sync_method");
     int k = -1;
     for (size_t j = 0; j < sizeof valued / sizeof valued[0] && !sync; j++)

@@ -38,6 +38,8 @@ typedef struct {
                             defaults and text (0: the 4.0 guide's) */
     int defaults_given;  /* --imb-defaults on the command line */
     char env_defaults[32]; /* rank 0's EFFBENCH_IMB_DEFAULTS ("" unset), for every rank */
+    const char *dump_path; /* -dump FILE: the options as IMB's YAML (core/imb_yaml.h) */
+    const char *load_path; /* -load FILE: read before the command line (the driver) */
     unsigned given;      /* bit per IMB 2021 option given (run record) */
 } eb_imb2021;
 

@@ -70,8 +70,8 @@ CASES = [
      "-aggregate_mode: IMB-MPI1 has no such option in IMB 2021.11 (IMB-RMA, IMB-EXT and IMB-IO have it)"),
     (["IMB-MPI1", "-mem_alloc_type", "device"],
      "-mem_alloc_type device: effbench has no GPU buffers; only cpu (ordinary host memory) is available"),
-    (["IMB-MPI1", "-load", "conf.yaml"], "-load: IMB's YAML configuration files need a yaml-cpp build; "
-                                         "effbench has none: give the options on the command line"),
+    (["IMB-MPI1", "-load", "{tmp}/none.yaml"], "-load {tmp}/none.yaml: cannot read: No such file or directory"),
+    (["IMB-MPI1", "-dump", "{tmp}/no/dir/s.yaml"], "-dump {tmp}/no/dir/s.yaml: cannot write: No such file or directory"),
     (["IMB-NBC", "-data_type", "int"], "-data_type: IMB-NBC has no such option in IMB 2021.11 (IMB-MPI1 has it)"),
     (["IMB-EXT", "-sync", "1"], "-sync 0|1: IMB-EXT has no such option in IMB 2021.11 "
                                 "(IMB-MPI1, IMB-NBC and IMB-RMA have it)"),

@@ -179,3 +179,27 @@ def test_imb_io_header_and_defaults(tmp_path):
         1000, 40 * 1048576, 100]
     assert [records["4.0"][k] for k in ("msgspersample", "overall_vol", "msgs_nonaggr")] == [
         50, 16 * 1048576, 10]
+
+
+def test_dump_and_load_round_trip(tmp_path):
+    """-dump writes IMB's YAML of the options (defaults as "# {name: value} (default)"
+    comments), -load reads it before the command line, whose options win."""
+    first = run(2, "IMB-MPI1", "PingPong", "Bcast", "-msglog", "2:3", "-iter", "10",
+                "-root_shift", "on", "-data_type", "int", "-include", "Reduce_local",
+                "-dump", "s.yaml", "--json", "a.jsonl", cwd=tmp_path)
+    assert first.returncode == 0, first
+    yaml = (tmp_path / "s.yaml").read_text()
+    for line in ("iter: [10, 40, 100]", "msglog: [2, 3]", "root_shift: true", "data_type: int",
+                 "include: [Reduce_local]", "# {npmin: 2} (default)", "  - PingPong"):
+        assert line + "\n" in yaml, yaml
+    again = run(2, "IMB-MPI1", "-load", "s.yaml", "--json", "b.jsonl", cwd=tmp_path)
+    assert again.returncode == 0, again
+    a, b = (read_jsonl(tmp_path / f)[0]["options"] for f in ("a.jsonl", "b.jsonl"))
+    assert a == b
+    assert listed_to_run(again) == ["PingPong", "Bcast", "Reduce_local"]
+    # the command line wins over the file
+    third = run(2, "IMB-MPI1", "-load", "s.yaml", "-msglog", "2", "-data_type", "byte",
+                "--json", "c.jsonl", cwd=tmp_path)
+    assert third.returncode == 0, third
+    c = read_jsonl(tmp_path / "c.jsonl")[0]["options"]
+    assert (c["msglog_max"], c["data_type"], c["root_shift"]) == (2, "byte", 1)

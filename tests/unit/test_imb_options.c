@@ -158,8 +158,15 @@ static void imb2021_errors(void)
     expect_error("-msglog 4 -msgsize 4", "-msglog and -msgsize exclude each other");
     expect_error("-mem_alloc_type device", "-mem_alloc_type device: effbench has no GPU buffers; "
                  "only cpu (ordinary host memory) is available");
-    expect_error("-dump conf.yaml", "-dump: IMB's YAML configuration files need a yaml-cpp "
-                 "build; effbench has none: give the options on the command line");
+    expect_error("-dump", "option -dump needs a value (a YAML file)");
+    {
+        eb_imb_options o3;
+        char err3[EB_ERRLEN];
+        CHECK_EQ_LONG(parse(&o3, "-dump a.yaml -load b.yaml", err3), 0);
+        CHECK_STR(o3.imb21.dump_path, "a.yaml");
+        CHECK_STR(o3.imb21.load_path, "b.yaml");
+        eb_imb_options_free(&o3);
+    }
     expect_error("-aggregate_mode aggregate", "-aggregate_mode: IMB-MPI1 has no such option in "
                  "IMB 2021.11 (IMB-RMA, IMB-EXT and IMB-IO have it)");
     expect_error_as(&nbc_fam, "-window_size 8", "-window_size: IMB-NBC has no such option in "
