@@ -46,6 +46,7 @@ static void measure_lengths(eb_runner *R, const eb_sizes *sizes)
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     long resumed = 0;
+    double t0 = MPI_Wtime();
     for (int i = 0; i < sizes->n; i++) {
         /* rows are written group by group, so the last group's row means
          * the whole length was measured */
@@ -60,6 +61,11 @@ static void measure_lengths(eb_runner *R, const eb_sizes *sizes)
                 eb_report_note(run, "#bytes = %zu and longer skipped: buffers need %.3f GB per "
                                "process, -mem allows %g GB (raise -mem to run them)",
                                sizes->v[i], need / 1073741824.0, o->mem_gb);
+            break;
+        }
+        if (eb_imb2021_timed_out(o, t0, R->table.active)) {
+            if (wrank == 0)
+                eb_report_stopped(run, sizes->v[i], EB_IMB2021_TIME_OUT);
             break;
         }
         eb_runner_measure(R, sizes->v[i]);

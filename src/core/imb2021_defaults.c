@@ -106,6 +106,18 @@ const char *eb_imb_methodology(const eb_imb_options *o)
     return o->imb21.defaults2021 ? "imb-" EB_IMB2021_VERSION : "imb-4.0";
 }
 
+int eb_imb2021_timed_out(const eb_imb_options *o, double t0, MPI_Comm active)
+{
+    if (!o->imb21.defaults2021)
+        return 0;
+    int span = o->msglen.n > o->msglog_max - o->msglog_min ? o->msglen.n
+                                                           : o->msglog_max - o->msglog_min;
+    double limit = (span - 1 > 1 ? span - 1 : 1) * o->iter.secs;
+    int mine = MPI_Wtime() - t0 >= limit, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, active);
+    return any;
+}
+
 int eb_imb_runs_by_default(const eb_imb_options *o, const eb_bench *b)
 {
     if (!(b->flags & EB_F_EXPLICIT_ONLY))

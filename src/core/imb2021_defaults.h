@@ -8,6 +8,7 @@
 #include "core/bench.h"
 #include "core/imb_option_types.h"
 
+#include <mpi.h>
 #include <stddef.h>
 
 #define EB_IMB_DEFAULTS_ENV "EFFBENCH_IMB_DEFAULTS"
@@ -34,6 +35,14 @@ int eb_imb_defaults_finish(eb_imb_options *o, char *err, size_t errlen);
  * run's numbers, "imb-2021.11" or "imb-4.0". */
 const char *eb_imb_defaults_name(const eb_imb_options *o);
 const char *eb_imb_methodology(const eb_imb_options *o);
+
+/* IMB 2021.11's time-out under --imb-defaults 2021: collective over the
+ * table's active ranks, 1 when the table's mode has run longer than
+ * max(max(#lengths given, maxlog - minlog) - 1, 1) x -time seconds since t0
+ * (then IMB prints the time-out line instead of the row and stops the table). */
+int eb_imb2021_timed_out(const eb_imb_options *o, double t0, MPI_Comm active);
+#define EB_IMB2021_TIME_OUT "time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is " \
+    "over; use \"-time X\" or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit."
 
 /* Runs without being named (the default list of the defaults in force). */
 int eb_imb_runs_by_default(const eb_imb_options *o, const eb_bench *b);

@@ -203,3 +203,26 @@ def test_dump_and_load_round_trip(tmp_path):
     assert third.returncode == 0, third
     c = read_jsonl(tmp_path / "c.jsonl")[0]["options"]
     assert (c["msglog_max"], c["data_type"], c["root_shift"]) == (2, "byte", 1)
+
+
+TIME_OUT = (' time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is over; use "-time X"'
+            ' or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit.')
+
+
+@pytest.mark.parametrize("mode", ["2021", "4.0"])
+def test_imb_2021_time_out(mode):
+    """IMB 2021.11 stops a table once it has run max(max(#lengths, maxlog - minlog) - 1, 1) x
+    -time seconds (here 1.1 ms against 1000 repetitions a length) and prints its time-out line
+    in place of the row; the 4.0 mode measures every length."""
+    r = run(2, "IMB-MPI1", "--imb-defaults", mode, "PingPong", "-msglog", "0:12", "-time",
+            "0.0001", "-iter", "1000", "-iter_policy", "off", timeout=120)
+    assert r.returncode == 0, r
+    table = r.stdout.split("#bytes #repetitions", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    if mode == "4.0":
+        assert TIME_OUT not in r.stdout and len(table) == 14, r.stdout
+        return
+    *rows, last = table
+    assert re.fullmatch(r" {0,12}\d+" + re.escape(TIME_OUT), last) and len(last.split()[0]) <= 13
+    assert 1 <= len(rows) < 14, r.stdout
+    sizes = [int(x.split()[0]) for x in rows] + [int(last.split()[0])]
+    assert sizes == [0] + [2 ** k for k in range(len(sizes) - 1)], r.stdout

@@ -335,6 +335,13 @@ static void text_note(const eb_report_run *run, const char *text)
     eb_imb_print_note("%s", text);
 }
 
+static void text_stopped(const eb_report_run *run, size_t bytes, const char *text)
+{
+    (void)run;
+    printf("%*zu %s\n", COL_W, bytes, text);
+    fflush(stdout);
+}
+
 static void text_footer(const eb_report_run *run)
 {
     (void)run;
@@ -347,5 +354,6 @@ const eb_reporter eb_imb_text_reporter = {
     .table_start = text_table_start,
     .row = text_row,
     .note = text_note,
+    .stopped = text_stopped,
     .footer = text_footer,
 };
