@@ -106,7 +106,7 @@ static void imb2021_options(void)
     /* the on/off options and the valued ones of IMB-MPI1 */
     CHECK_EQ_LONG(parse(&o, "-root_shift on -imb_barrier yes -zero_size off -warm_up 0 "
                             "-msg_pause true -data_type double -red_data_type int "
-                            "-contig_type base -window_size 8 -mem_alloc_type cpu", err), 0);
+                            "-contig_type base_vec -window_size 8 -mem_alloc_type cpu", err), 0);
     CHECK_EQ_LONG(o.imb21.root_shift, 1);
     CHECK_EQ_LONG(o.imb21.imb_barrier, 1);
     CHECK_EQ_LONG(o.imb21.zero_size, 0);
@@ -149,8 +149,9 @@ static void imb2021_errors(void)
     expect_error("-red_data_type byte", "-red_data_type byte: expected char, int, float or double");
     expect_error("-data_type bfloat16", "-data_type bfloat16: this MPI library has no 16-bit "
                  "floating-point type (IMB 2021 needs MPIX_C_FLOAT16 / MPIX_C_BF16)");
-    expect_error("-contig_type base_vec", "-contig_type base_vec: effbench sends the base type "
-                 "only (-contig_type base, IMB's default); base_vec is not implemented");
+    expect_error("-contig_type resize_vec", "-contig_type resize_vec: effbench sends the base "
+                 "type only (-contig_type base or base_vec, the same in IMB 2021.11); resize_vec "
+                 "(a type of twice its extent) is not implemented");
     expect_error("-window_size 0", "-window_size 0: expected a positive number of messages");
     expect_error("-msgsize 4,,x", "-msgsize 4,,x: 'x' is not a message size in bytes "
                                   "(comma-separated non-negative integers)");
