@@ -192,17 +192,12 @@ static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
     return eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
 }
 
-void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
-                        int q, int ngroups, const int *group_ranks, int waiting,
-                        const char *mode)
+/* "# Benchmarking NAME" and the process lines after it (groups, -map). */
+static void print_procs(const eb_imb_options *o, const char *name, int q, int ngroups,
+                        const int *group_ranks)
 {
-    int multi = ngroups > 0 ? o->multi : -1;
-    int nc = ncols_of(b, o, multi);
-    printf("\n");
-    dashes(nc);
-    if (o->imb21.defaults2021) {
-        eb_imb2021_print_procs(o, name, q, ngroups, group_ranks);
-    } else if (printf("# Benchmarking %s \n", name) && ngroups > 0) {
+    printf("# Benchmarking %s \n", name);
+    if (ngroups > 0) {
         printf("# ( %d group%s of %d process%s each running simultaneously ) \n", ngroups,
                ngroups == 1 ? "" : "s", q, q == 1 ? "" : "es");
         for (int g = 0; g < ngroups; g++) {
@@ -223,6 +218,20 @@ void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_option
     } else {
         printf("# #processes = %d \n", q);
     }
+}
+
+void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
+                        int q, int ngroups, const int *group_ranks, int waiting,
+                        const char *mode)
+{
+    int multi = ngroups > 0 ? o->multi : -1;
+    int nc = ncols_of(b, o, multi);
+    printf("\n");
+    dashes(nc);
+    if (o->imb21.defaults2021)
+        eb_imb2021_print_procs(o, name, q, ngroups, group_ranks);
+    else
+        print_procs(o, name, q, ngroups, group_ranks);
     if (waiting > 0)
         printf("# ( %d additional process%s waiting in MPI_Barrier)\n", waiting,
                waiting == 1 ? "" : "es");
