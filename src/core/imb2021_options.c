@@ -457,6 +457,7 @@ void eb_imb2021_print_help(const eb_imb_family *f)
                  "  -window_size N            messages per window of Uniband/Biband (256)\n"},
         {C_RMA | C_EXT | C_IO, "  -aggregate_mode multi|aggregate|non_aggregate\n"},
         {C_ALL, "  -list                     print the benchmark list and stop\n"},
+        {C_ALL, "  -dump FILE, -load FILE    write / read the options as IMB's YAML\n"},
     };
     unsigned me = family_bit(f);
     printf("IMB 2021.11 options (docs/imb.md):\n");
