@@ -32,7 +32,9 @@ enum {
     EB_F_REP_SYNC = 1u << 11,     /* IMB 2021's -sync 0|1 applies: each repetition timed on
                                      its own (IMB-MPI1 / IMB-NBC collectives but barriers) */
     EB_F_EVEN_PROCS = 1u << 12,   /* even process counts only (Uniband, Biband) */
-    EB_F_LAST = EB_F_EVEN_PROCS   /* a new flag: move this, name it in listing.c */
+    EB_F_DEFAULT_2021 = 1u << 13, /* EB_F_EXPLICIT_ONLY, but run by default under
+                                     --imb-defaults 2021 (IMB 2021.11's default list) */
+    EB_F_LAST = EB_F_DEFAULT_2021 /* a new flag: move this, name it in listing.c */
 };
 
 #define EB_MAX_EXTRA 8
@@ -99,6 +101,8 @@ typedef struct eb_bench {
      * a column with header NULL, and JSON names for the extra values. */
     const eb_column *columns;
     const char *extra_json[EB_MAX_EXTRA];
+    unsigned whole_2021;     /* bit k: extra column k printed without decimals under
+                                --imb-defaults 2021 (IMB 2021.11's Msg/sec) */
     /* Optional: replaces the driver's timed loop for this row.  Must time n
      * repetitions after the driver's barriers and return this rank's time
      * per repetition in seconds, filling c->extra[] if it has extras. */

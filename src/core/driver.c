@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/mpi_features.h"
+#include "core/imb2021_defaults.h"
+#include "core/imb_yaml.h"
 #include "core/plan.h"
 #include "core/procsets.h"
 #include "core/registry.h"
@@ -45,6 +47,7 @@ static void measure_lengths(eb_runner *R, const eb_sizes *sizes)
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     long resumed = 0;
+    double t0 = MPI_Wtime();
     for (int i = 0; i < sizes->n; i++) {
         /* rows are written group by group, so the last group's row means
          * the whole length was measured */
@@ -59,6 +62,11 @@ static void measure_lengths(eb_runner *R, const eb_sizes *sizes)
                 eb_report_note(run, "#bytes = %zu and longer skipped: buffers need %.3f GB per "
                                "process, -mem allows %g GB (raise -mem to run them)",
                                sizes->v[i], need / 1073741824.0, o->mem_gb);
+            break;
+        }
+        if (eb_imb2021_timed_out(o, t0, R->table.active)) {
+            if (wrank == 0)
+                eb_report_stopped(run, sizes->v[i], EB_IMB2021_TIME_OUT);
             break;
         }
         eb_runner_measure(R, sizes->v[i]);
@@ -136,7 +144,8 @@ static void run_procset(const eb_report_run *run, const eb_bench *b, int multi, 
         measure_lengths(&R, &sizes);
         if (set_open && b->close_set)
             b->close_set(&R.ctx);
-        if (b->after_table && R.table.nrows > 0)
+        /* effbench's verdicts after a table (Truly_passive_put's): IMB 2021 prints none */
+        if (b->after_table && R.table.nrows > 0 && !o->imb21.defaults2021)
             b->after_table(R.table.rows, R.table.nrows);
         eb_runner_free(&R);
         eb_comm_release(&group_comm);
@@ -180,8 +189,9 @@ static void run_bench(const eb_report_run *run, const eb_bench *b, int multi, co
 
 /* IMB 2021's -list: the program, then its benchmarks in alphabetical order,
  * "(non-default)" after those that run only by name. */
-static void print_list(const eb_imb_family *f)
+static void print_list(const eb_imb_options *o)
 {
+    const eb_imb_family *f = o->family;
     int n = eb_bench_count(f->component);
     const eb_bench **v = eb_malloc((size_t)n * sizeof *v);
     for (int i = 0; i < n; i++)
@@ -192,9 +202,21 @@ static void print_list(const eb_imb_family *f)
             v[k] = v[k - 1];
             v[k - 1] = tmp;
         }
-    printf("%s\nList of benchmarks:\n%s:\n", f->program, f->program);
-    for (int i = 0; i < n; i++)
-        printf("    %s%s\n", v[i]->name, (v[i]->flags & EB_F_EXPLICIT_ONLY) ? " (non-default)" : "");
+    if (o->imb21.defaults2021) /* IMB names itself first: effbench says whose method */
+        printf("effbench %s (Intel(R) MPI Benchmarks %s methodology)\n", EFFBENCH_VERSION,
+               EB_IMB2021_VERSION);
+    else
+        printf("%s\n", f->program);
+    printf("List of benchmarks:\n%s:\n", f->program);
+    for (int i = 0; i < n; i++) {
+        printf("    %s%s\n", v[i]->name, eb_imb_runs_by_default(o, v[i]) ? "" : " (non-default)");
+        for (const char *c = v[i]->list_comment; o->imb21.defaults2021 && c && *c;) {
+            const char *nl = strchr(c, '\n'); /* IMB 2021 prints the comments too */
+            int len = nl ? (int)(nl - c) : (int)strlen(c);
+            printf("        %.*s\n", len, c);
+            c += len + (nl != NULL);
+        }
+    }
     free(v);
 }
 
@@ -216,12 +238,16 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     MPI_Query_thread(&provided);
     eb_imb_options o;
     eb_imb_options_init(&o, family);
+    eb_imb_defaults_from_env(&o);
     char err[EB_ERRLEN];
-    if (eb_imb_parse(&o, argc, argv, err, sizeof err) != 0)
+    int nargc;
+    char **args = eb_imb_yaml_load_argv(argc, argv, &nargc);
+    if (eb_imb_parse(&o, nargc, args, err, sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
+    eb_imb_yaml_dump_file(&o);
     if (o.imb21.list) {
         if (wrank == 0)
-            print_list(family);
+            print_list(&o);
         eb_imb_options_free(&o);
         return EB_EXIT_OK;
     }

@@ -161,12 +161,14 @@ static int set_value(eb_imb_options *o, const char *opt, const char *val, char *
         return eb_err(err, errlen, "-aggregate_mode %s: expected aggregate, non_aggregate or multi", val);
     }
     if (!strcmp(opt, "contig_type")) {
-        if (!strcmp(val, "base"))
+        /* IMB 2021.11 builds no vector type for base_vec: it sends the base type */
+        if (!strcmp(val, "base") || !strcmp(val, "base_vec"))
             return 0;
-        if (!strcmp(val, "base_vec") || !strcmp(val, "resize") || !strcmp(val, "resize_vec"))
+        if (!strcmp(val, "resize") || !strcmp(val, "resize_vec"))
             return eb_err(err, errlen, "-contig_type %s: effbench sends the base type only "
-                          "(-contig_type base, IMB's default); %s is not implemented", val, val);
-        return eb_err(err, errlen, "-contig_type %s: expected base (base_vec, resize and "
+                          "(-contig_type base or base_vec, the same in IMB 2021.11); %s (a type "
+                          "of twice its extent) is not implemented", val, val);
+        return eb_err(err, errlen, "-contig_type %s: expected base or base_vec (resize and "
                       "resize_vec are not implemented)", val);
     }
     /* mem_alloc_type: IMB's GPU builds; host memory is what effbench has */
@@ -186,6 +188,16 @@ static const struct {
     {"imb_barrier", C_ALL}, {"warm_up", C_ALL}, {"msg_pause", C_ALL},
     {"aggregate_mode", C_RMA | C_EXT | C_IO},
 };
+
+int eb_imb2021_family_has(const eb_imb_family *f, const char *name)
+{
+    if (!strcmp(name, "sync"))
+        return (family_bit(f) & (C_MPI1 | C_NBC | C_RMA)) != 0;
+    for (size_t j = 0; j < sizeof valued / sizeof valued[0]; j++)
+        if (!strcmp(name, valued[j].name))
+            return (family_bit(f) & valued[j].comps) != 0;
+    return 0;
+}
 
 static int not_here(const eb_imb_options *o, const char *opt, unsigned comps, char *err,
                     size_t errlen)
@@ -224,9 +236,13 @@ int eb_imb2021_parse(eb_imb_options *o, int argc, char **argv, int *i, char *err
         o->imb21.list = 1;
         return 1;
     }
-    if (!strcmp(a, "-dump") || !strcmp(a, "-load"))
-        return eb_err(err, errlen, "%s: IMB's YAML configuration files need a yaml-cpp build; "
-                      "effbench has none: give the options on the command line", a);
+    if (!strcmp(a, "-dump") || !strcmp(a, "-load")) {
+        if (!val)
+            return eb_err(err, errlen, "option %s needs a value (a YAML file)", a);
+        *(a[1] == 'd' ? &o->imb21.dump_path : &o->imb21.load_path) = val;
+        ++*i;
+        return 1;
+    }
     int sync = !strcmp(a, "-sync") || !strcmp(a, "-sync_method");
     int k = -1;
     for (size_t j = 0; j < sizeof valued / sizeof valued[0] && !sync; j++)
@@ -440,11 +456,12 @@ void eb_imb2021_print_help(const eb_imb_family *f)
         {C_ALL, "  -msg_pause on|off         pause after every length\n"},
         {C_MPI1, "  -data_type byte|char|int|float|double      type of data movement\n"
                  "  -red_data_type char|int|float|double       type of reductions\n"
-                 "  -contig_type base         (the only one implemented)\n"
+                 "  -contig_type base|base_vec  (the same in IMB 2021.11; resize: not implemented)\n"
                  "  -msgsize L1,L2,...        message lengths in bytes\n"
                  "  -window_size N            messages per window of Uniband/Biband (256)\n"},
         {C_RMA | C_EXT | C_IO, "  -aggregate_mode multi|aggregate|non_aggregate\n"},
         {C_ALL, "  -list                     print the benchmark list and stop\n"},
+        {C_ALL, "  -dump FILE, -load FILE    write / read the options as IMB's YAML\n"},
     };
     unsigned me = family_bit(f);
     printf("IMB 2021.11 options (docs/imb.md):\n");

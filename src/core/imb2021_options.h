@@ -24,6 +24,9 @@ int eb_imb2021_parse(eb_imb_options *o, int argc, char **argv, int *i, char *err
 /* Checks between options once the whole command line is read. */
 int eb_imb2021_finish(eb_imb_options *o, char *err, size_t errlen);
 
+/* The program of family f has IMB 2021.11 option NAME ("root_shift", "sync", ...). */
+int eb_imb2021_family_has(const eb_imb_family *f, const char *name);
+
 /* IMB's on/off words: on yes true enable 1 / off no false disable 0. */
 int eb_imb_parse_bool(const char *s, int *out);
 

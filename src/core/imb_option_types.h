@@ -34,8 +34,27 @@ typedef struct {
     eb_aggr_mode aggregate_mode;
     int list;            /* -list: print the benchmark list and stop */
     int msgsize_given;   /* -msgsize: lengths given on the command line */
+    int defaults2021;    /* --imb-defaults 2021 / EFFBENCH_IMB_DEFAULTS=2021: IMB 2021.11's
+                            defaults and text (0: the 4.0 guide's) */
+    int defaults_given;  /* --imb-defaults on the command line */
+    char env_defaults[32]; /* rank 0's EFFBENCH_IMB_DEFAULTS ("" unset), for every rank */
+    const char *dump_path; /* -dump FILE: the options as IMB's YAML (core/imb_yaml.h) */
+    const char *load_path; /* -load FILE: read before the command line (the driver) */
     unsigned given;      /* bit per IMB 2021 option given (run record) */
 } eb_imb2021;
+
+/* How IMB 2021.11's program of a component prints its header, where the
+ * five differ (src_cpp/<X>/<X>_suite.cpp): --imb-defaults 2021 copies it. */
+typedef struct {
+    int cmd_space;     /* "# CMDLINE \n" (IMB-MPI1, IMB-RMA) or "# CMDLINE\n" */
+    int min_zero_size; /* minimum length 2^min under -zero_size off (IMB-MPI1, IMB-NBC);
+                          others print 0 */
+    int typed;         /* MPI_Datatype lines name -data_type / -red_data_type, with a
+                          blank after each (IMB-MPI1); others "MPI_BYTE " and "MPI_FLOAT" */
+    int close_space;   /* the two comment lines before the list: "# " (IMB-MPI1,
+                          IMB-RMA) or "#" */
+    int banner_newline_lost; /* IMB-IO 2021.11 prints "partn" and no newline */
+} eb_imb2021_text;
 
 /* An IMB component: its name, banner and IMB_settings defaults. */
 typedef struct eb_imb_family {
@@ -61,6 +80,11 @@ typedef struct eb_imb_family {
     /* A program of IMB 2021 alone (IMB-MPI4), with no guide behaviour to keep:
      * IMB 2021's -sync on and -warm_up on when they are not given. */
     int imb2021_defaults;
+    eb_imb2021_text text2021; /* its header under --imb-defaults 2021 */
+    /* IMB 2021.11's -iter and -msglog defaults where they are not the 4.0 ones
+     * (IMB-IO: 1000,40,100 and 0:22); zero: the same */
+    eb_iter_settings iter2021;
+    int maxmsglog2021;
     /* The component eb_register_imb_family makes: its `effbench --help` line
      * and place in that list. */
     const char *summary;

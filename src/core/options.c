@@ -1,6 +1,7 @@
 #include "core/options.h"
 
 #include "core/error.h"
+#include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
 #include "core/procsets.h"
 #include "core/sysinfo.h"
@@ -219,10 +220,13 @@ static int parse_setup_option(eb_imb_options *o, int argc, char **argv, int *i,
         *msglog_given = 1;
     } else if (!strcmp(a, "-thread_level")) {
         NEED_VALUE();
-        o->thread_level = eb_thread_level_parse(val);
+        /* IMB 2021's nompiinit: IMB leaves MPI uninitialised, its benchmarks then
+         * stop with the library's error, and IMB calls MPI_Init on that error path;
+         * effbench measures nothing without MPI, so it is MPI_Init's level */
+        o->thread_level = !strcmp(val, "nompiinit") ? MPI_THREAD_SINGLE : eb_thread_level_parse(val);
         if (o->thread_level < 0)
-            return eb_err(err, errlen,
-                          "-thread_level %s: expected single, funneled, serialized or multiple", val);
+            return eb_err(err, errlen, "-thread_level %s: expected single, funneled, serialized, "
+                          "multiple or nompiinit", val);
     } else if (!strcmp(a, "-include") || !strcmp(a, "-exclude")) {
         int inc = a[1] == 'i';
         char ***names = inc ? &o->include : &o->exclude;
@@ -259,12 +263,15 @@ static int check_combinations(eb_imb_options *o, int msglog_given, char *err, si
         return eb_err(err, errlen, "-msglog and -msglen exclude each other");
     if (msglog_given && o->imb21.msgsize_given)
         return eb_err(err, errlen, "-msglog and -msgsize exclude each other");
-    return eb_imb2021_finish(o, err, errlen);
+    if (eb_imb2021_finish(o, err, errlen))
+        return -1;
+    return eb_imb_defaults_finish(o, err, errlen);
 }
 
 int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t errlen)
 {
     int msglog_given = 0;
+    eb_imb_defaults_prescan(o, argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "-help") || !strcmp(a, "--help")) {
@@ -276,7 +283,9 @@ int eb_imb_parse(eb_imb_options *o, int argc, char **argv, char *err, size_t err
             r = parse_setup_option(o, argc, argv, &i, &msglog_given, err, errlen);
         if (r == 0 && is_option(a)) {
             /* IMB 2021's options, then the family's own. */
-            r = eb_imb2021_parse(o, argc, argv, &i, err, errlen);
+            r = eb_imb_defaults_parse(o, argc, argv, &i, err, errlen);
+            if (r == 0)
+                r = eb_imb2021_parse(o, argc, argv, &i, err, errlen);
             if (r == 0 && o->family->parse_option)
                 r = o->family->parse_option(o, argc, argv, &i, err, errlen);
             if (r == 0)
@@ -356,7 +365,7 @@ void eb_imb_print_help(const eb_imb_family *f)
            "  -map PxQ                  number ranks along the rows of a PxQ matrix\n"
            "  -include NAME...          add benchmarks that do not run by default\n"
            "  -exclude NAME...          leave benchmarks out\n"
-           "  -thread_level single|funneled|serialized|multiple\n"
+           "  -thread_level single|funneled|serialized|multiple|nompiinit\n"
            "effbench additions:\n"
            "  -check                    verify every received byte (outside timed loops);\n"
            "                            adds a defects column; timings not for publication\n"
@@ -367,7 +376,9 @@ void eb_imb_print_help(const eb_imb_family *f)
            "                            maxima (also -sync barrier|window)\n"
            "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n"
            "  --resume FILE             continue a crashed --json FILE: measure only the\n"
-           "                            rows missing from it and append them\n",
+           "                            rows missing from it and append them\n"
+           "  --imb-defaults 2021|4.0   2021: IMB 2021.11's defaults, units and text (also\n"
+           "                            EFFBENCH_IMB_DEFAULTS=2021); 4.0: the guide's (default)\n",
            f->program, f->component, f->iter.msgspersample, f->iter.overall_vol / 1048576,
            f->iter.msgs_nonaggr, eb_iter_policy_name(f->iter.policy), f->iter.secs,
            EB_DEFAULT_MEM_GB, f->minmsglog, f->maxmsglog);

@@ -1,6 +1,7 @@
 #include "core/plan.h"
 
 #include "core/error.h"
+#include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/procsets.h"
@@ -86,7 +87,7 @@ eb_plan eb_make_plan(const eb_imb_options *o)
             }
         for (int i = 0; i < p.n; i++)
             planned |= p.list[i] == b;
-        int take = o->nnames > 0 ? named : !(b->flags & EB_F_EXPLICIT_ONLY);
+        int take = o->nnames > 0 ? named : eb_imb_runs_by_default(o, b);
         take |= in_list(o->include, o->ninclude, comp, b);
         if (in_list(o->exclude, o->nexclude, comp, b) || planned)
             take = 0;

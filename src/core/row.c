@@ -1,6 +1,7 @@
 #include "core/row.h"
 
 #include "core/error.h"
+#include "core/imb2021_defaults.h"
 #include "core/nodemap.h"
 #include "core/own_coll.h"
 #include "core/stats.h"
@@ -198,7 +199,8 @@ static eb_row assemble(const eb_table *T, const eb_row_times *m, const double *a
            sizeof row.extra);
     double t_tp = row.sync_window ? row.t_avg : row.t_max; /* docs/imb.md */
     int nmsg = b->nmsg_of ? b->nmsg_of(T->info.procs) : b->nmsg;
-    row.mbps = nmsg > 0 && t_tp > 0 ? (double)nmsg * (double)m->x / 1.048576 / t_tp
+    row.mbps = nmsg > 0 && t_tp > 0 ? (double)nmsg * (double)m->x
+                                                     / eb_imb_mbyte_per_us(T->run->o) / t_tp
                                     : (nmsg > 0 ? 0.0 : NAN);
     return row;
 }

@@ -314,9 +314,11 @@ static void blocking_kernel(eb_ctx *c, long first, long n)
            .large_counts = EB_MPI_LARGE_COUNT_COLL},                                  \
      .kind = k}
 /* IMB 2021's additions run by name or -include only: without names effbench
- * runs the 4.0 guide's list (IMB 2021.11 runs them by default) */
+ * runs the 4.0 guide's list (IMB 2021.11, and --imb-defaults 2021, run them by
+ * default) */
 #define MPI1_BY_NAME(nm, ord, k)                                                        \
-    {.b = {.component = "mpi1", .name = nm, .order = ord, .flags = EB_F_EXPLICIT_ONLY,  \
+    {.b = {.component = "mpi1", .name = nm, .order = ord,                              \
+           .flags = EB_F_EXPLICIT_ONLY | EB_F_DEFAULT_2021,                             \
            .kernel = blocking_kernel, .large_counts = EB_MPI_LARGE_COUNT_COLL},         \
      .kind = k}
 

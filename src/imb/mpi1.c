@@ -11,6 +11,7 @@ static const eb_imb_family mpi1_family = {
              .policy = EB_ITER_DYNAMIC, .secs = 10.0},
     .minmsglog = 0,
     .maxmsglog = 22,
+    .text2021 = {.cmd_space = 1, .min_zero_size = 1, .typed = 1, .close_space = 1},
     .summary = "IMB-MPI1: point-to-point and collective benchmarks",
     .order = 10,
 };

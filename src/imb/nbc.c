@@ -160,6 +160,7 @@ static const eb_imb_family nbc_family = {
     .component = "nbc",
     .program = "IMB-NBC",
     .part = "MPI-NBC part",
+    .text2021 = {.min_zero_size = 1},
     .iter = {.msgspersample = 1000, .overall_vol = 40L * 1048576L, .msgs_nonaggr = 100,
              .policy = EB_ITER_DYNAMIC, .secs = 10.0},
     .minmsglog = 0,

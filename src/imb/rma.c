@@ -388,6 +388,7 @@ static const eb_imb_family rma_family = {
     .component = "rma",
     .program = "IMB-RMA",
     .part = "MPI-RMA part",
+    .text2021 = {.cmd_space = 1, .close_space = 1},
     .iter = {.msgspersample = 1000, .overall_vol = 40L * 1048576L, .msgs_nonaggr = 100,
              .policy = EB_ITER_DYNAMIC, .secs = 10.0},
     .minmsglog = 0,

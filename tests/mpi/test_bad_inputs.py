@@ -61,7 +61,8 @@ CASES = [
                                             "floating-point type (IMB 2021 needs MPIX_C_FLOAT16 / MPIX_C_BF16)"),
     (["IMB-MPI1", "-red_data_type", "byte"], "-red_data_type byte: expected char, int, float or double"),
     (["IMB-MPI1", "-contig_type", "resize"], "-contig_type resize: effbench sends the base type only "
-                                             "(-contig_type base, IMB's default); resize is not implemented"),
+                                             "(-contig_type base or base_vec, the same in IMB 2021.11); "
+                                             "resize (a type of twice its extent) is not implemented"),
     (["IMB-MPI1", "-window_size", "0"], "-window_size 0: expected a positive number of messages"),
     (["IMB-MPI1", "-msgsize", "8,1k"], "-msgsize 8,1k: '1k' is not a message size in bytes "
                                        "(comma-separated non-negative integers)"),
@@ -70,8 +71,8 @@ CASES = [
      "-aggregate_mode: IMB-MPI1 has no such option in IMB 2021.11 (IMB-RMA, IMB-EXT and IMB-IO have it)"),
     (["IMB-MPI1", "-mem_alloc_type", "device"],
      "-mem_alloc_type device: effbench has no GPU buffers; only cpu (ordinary host memory) is available"),
-    (["IMB-MPI1", "-load", "conf.yaml"], "-load: IMB's YAML configuration files need a yaml-cpp build; "
-                                         "effbench has none: give the options on the command line"),
+    (["IMB-MPI1", "-load", "{tmp}/none.yaml"], "-load {tmp}/none.yaml: cannot read: No such file or directory"),
+    (["IMB-MPI1", "-dump", "{tmp}/no/dir/s.yaml"], "-dump {tmp}/no/dir/s.yaml: cannot write: No such file or directory"),
     (["IMB-NBC", "-data_type", "int"], "-data_type: IMB-NBC has no such option in IMB 2021.11 (IMB-MPI1 has it)"),
     (["IMB-MPI4", "-window_size", "8"], "-window_size: IMB-MPI4 has no such option in IMB 2021.11 "
                                         "(IMB-MPI1 has it)"),

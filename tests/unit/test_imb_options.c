@@ -109,7 +109,7 @@ static void imb2021_options(void)
     /* the on/off options and the valued ones of IMB-MPI1 */
     CHECK_EQ_LONG(parse(&o, "-root_shift on -imb_barrier yes -zero_size off -warm_up 0 "
                             "-msg_pause true -data_type double -red_data_type int "
-                            "-contig_type base -window_size 8 -mem_alloc_type cpu", err), 0);
+                            "-contig_type base_vec -window_size 8 -mem_alloc_type cpu", err), 0);
     CHECK_EQ_LONG(o.imb21.root_shift, 1);
     CHECK_EQ_LONG(o.imb21.imb_barrier, 1);
     CHECK_EQ_LONG(o.imb21.zero_size, 0);
@@ -152,8 +152,9 @@ static void imb2021_errors(void)
     expect_error("-red_data_type byte", "-red_data_type byte: expected char, int, float or double");
     expect_error("-data_type bfloat16", "-data_type bfloat16: this MPI library has no 16-bit "
                  "floating-point type (IMB 2021 needs MPIX_C_FLOAT16 / MPIX_C_BF16)");
-    expect_error("-contig_type base_vec", "-contig_type base_vec: effbench sends the base type "
-                 "only (-contig_type base, IMB's default); base_vec is not implemented");
+    expect_error("-contig_type resize_vec", "-contig_type resize_vec: effbench sends the base "
+                 "type only (-contig_type base or base_vec, the same in IMB 2021.11); resize_vec "
+                 "(a type of twice its extent) is not implemented");
     expect_error("-window_size 0", "-window_size 0: expected a positive number of messages");
     expect_error("-msgsize 4,,x", "-msgsize 4,,x: 'x' is not a message size in bytes "
                                   "(comma-separated non-negative integers)");
@@ -161,8 +162,15 @@ static void imb2021_errors(void)
     expect_error("-msglog 4 -msgsize 4", "-msglog and -msgsize exclude each other");
     expect_error("-mem_alloc_type device", "-mem_alloc_type device: effbench has no GPU buffers; "
                  "only cpu (ordinary host memory) is available");
-    expect_error("-dump conf.yaml", "-dump: IMB's YAML configuration files need a yaml-cpp "
-                 "build; effbench has none: give the options on the command line");
+    expect_error("-dump", "option -dump needs a value (a YAML file)");
+    {
+        eb_imb_options o3;
+        char err3[EB_ERRLEN];
+        CHECK_EQ_LONG(parse(&o3, "-dump a.yaml -load b.yaml", err3), 0);
+        CHECK_STR(o3.imb21.dump_path, "a.yaml");
+        CHECK_STR(o3.imb21.load_path, "b.yaml");
+        eb_imb_options_free(&o3);
+    }
     expect_error("-aggregate_mode aggregate", "-aggregate_mode: IMB-MPI1 has no such option in "
                  "IMB 2021.11 (IMB-RMA, IMB-EXT and IMB-IO have it)");
     expect_error_as(&nbc_fam, "-window_size 8", "-window_size: IMB-NBC has no such option in "
@@ -362,7 +370,14 @@ int main(void)
     expect_error("-map 3", "-map 3: expected PxQ with positive integers");
     expect_error("-map 0x2", "-map 0x2: expected PxQ with positive integers");
     expect_error("-thread_level bogus",
-                 "-thread_level bogus: expected single, funneled, serialized or multiple");
+                 "-thread_level bogus: expected single, funneled, serialized, multiple or nompiinit");
+    {
+        eb_imb_options o2;
+        char err2[EB_ERRLEN];
+        CHECK_EQ_LONG(parse(&o2, "-thread_level nompiinit", err2), 0);
+        CHECK_EQ_LONG(o2.thread_level, MPI_THREAD_SINGLE);
+        eb_imb_options_free(&o2);
+    }
     expect_error("-include", "option -include needs benchmark names");
     expect_error("-exclude -check", "option -exclude needs benchmark names");
     expect_error("-msglen", "option -msglen needs a value");

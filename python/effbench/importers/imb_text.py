@@ -25,6 +25,11 @@ GROUPS = re.compile(r"^#\s*\(\s*(\d+)\s+groups?\s+of\s+(\d+)\s+processes")
 # The defects cell of a -check row whose benchmark has no data check (a barrier).
 NOT_CHECKED = "not checked"
 MODE = re.compile(r"^#\s*MODE:\s*(AGGREGATE|NON-AGGREGATE)\s*$", re.I)
+# Whose defaults made the numbers (docs/imb.md, "IMB 2021's defaults"): effbench under
+# --imb-defaults 2021 says so in its banner, and Intel's IMB 2021.x is that methodology itself;
+# everything else keeps its component's classic one (records.DEFAULT_METHODOLOGY, imb-4.0).
+METHODOLOGY_2021 = "imb-2021.11"
+EFFBENCH_2021 = re.compile(r"Intel\(R\) MPI Benchmarks 2021\.11 methodology")
 
 # Column heading (unit stripped, lower case) -> JSON field, as effbench's JSON names it
 # (effbench's own columns of -sync window, -repeat and quick mode included).
@@ -66,7 +71,7 @@ class _Output:
     def __init__(self, path: Path, skipped: int):
         self.path = path
         self.skipped = skipped
-        self.component = self.version = self.tool = None
+        self.component = self.version = self.tool = self.methodology = None
         self.header: dict[str, str] = {}
         self.command_line: list[str] | None = None
         self.results, self.result_lines = [], []
@@ -91,6 +96,9 @@ class _Output:
             self.component = PART_COMPONENT[m.group("part").lower()]
             self.version = m.group("version")
             self.tool = "effbench" if m.group("tool").lower() == "effbench" else "IMB"
+            if (EFFBENCH_2021.search(line) if self.tool == "effbench"
+                    else self.version.startswith("2021.")):
+                self.methodology = METHODOLOGY_2021
         elif line.strip() and not line.startswith("#"):
             self.skipped += 1  # a message before IMB's header
 
@@ -181,6 +189,10 @@ class _Output:
                       thread_level=header.get("MPI Thread Environment") or None,
                       command_line=self.command_line, hosts=self.hosts or None,
                       check=any(r["defects"] is not None for r in results))
+        if self.methodology:
+            run["methodology"] = self.methodology
+            for r in results:
+                r["methodology"] = self.methodology
         end = new_end("ok") if self.finalized else None
         return ParsedRun(run=run, results=results, end=end, source=str(self.path),
                          source_format="imb", skipped_lines=self.skipped,

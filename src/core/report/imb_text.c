@@ -86,9 +86,40 @@ static void print_hosts(void)
     }
 }
 
+static void print_check_note(void)
+{
+    printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
+           "# untimed pass; defects are counted in the last column (\"not checked\"\n"
+           "# where a benchmark has no data check).\n"
+           "# Timings of a checked run are not for publication.\n");
+}
+
+/* "# List of Benchmarks to run:" follows: the names, with their comments. */
+static void print_list(const eb_bench **list, const int *multi, int n, int o21)
+{
+    for (int i = 0; i < n; i++) {
+        printf("# %s%s\n", multi[i] >= 0 && !o21 ? "(Multi-)" : "", list[i]->name);
+        for (const char *c = list[i]->list_comment; c && *c;) {
+            const char *nl = strchr(c, '\n');
+            int len = nl ? (int)(nl - c) : (int)strlen(c);
+            printf("#     %.*s\n", len, c);
+            c += len + (nl != NULL);
+        }
+    }
+    fflush(stdout);
+}
+
 void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
                          const eb_bench **list, const int *multi, int n)
 {
+    if (o->imb21.defaults2021) {
+        /* IMB 2021.11's lines only; -check (effbench's) still says so */
+        if (o->check)
+            print_check_note();
+        eb_imb2021_print_text_header(o, s);
+        print_list(list, multi, n, o->imb21.defaults2021);
+        return;
+    }
     const char *bar = "#----------------------------------------------------------------";
     printf("%s\n#    effbench %s (Intel(R) MPI Benchmarks 4.0 methodology), %s\n%s\n",
            bar, EFFBENCH_VERSION, o->family->part, bar);
@@ -123,10 +154,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
                "# slowest rank; `valid` is the fraction of repetitions no rank started late\n");
     eb_imb2021_print_header(o);
     if (o->check)
-        printf("#\n# CHECK: -check is on: every received buffer is verified in an extra,\n"
-               "# untimed pass; defects are counted in the last column (\"not checked\"\n"
-               "# where a benchmark has no data check).\n"
-               "# Timings of a checked run are not for publication.\n");
+        print_check_note();
     if (o->family->print_settings)
         o->family->print_settings(o);
     int argc;
@@ -155,16 +183,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
         printf("# MPI_Op                         :   MPI_SUM  \n");
         printf("# \n# \n\n# List of Benchmarks to run:\n\n");
     }
-    for (int i = 0; i < n; i++) {
-        printf("# %s%s\n", multi[i] >= 0 ? "(Multi-)" : "", list[i]->name);
-        for (const char *c = list[i]->list_comment; c && *c;) {
-            const char *nl = strchr(c, '\n');
-            int len = nl ? (int)(nl - c) : (int)strlen(c);
-            printf("#     %.*s\n", len, c);
-            c += len + (nl != NULL);
-        }
-    }
-    fflush(stdout);
+    print_list(list, multi, n, o->imb21.defaults2021);
 }
 
 static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
@@ -173,14 +192,10 @@ static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
     return eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
 }
 
-void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
-                        int q, int ngroups, const int *group_ranks, int waiting,
-                        const char *mode)
+/* "# Benchmarking NAME" and the process lines after it (groups, -map). */
+static void print_procs(const eb_imb_options *o, const char *name, int q, int ngroups,
+                        const int *group_ranks)
 {
-    int multi = ngroups > 0 ? o->multi : -1;
-    int nc = ncols_of(b, o, multi);
-    printf("\n");
-    dashes(nc);
     printf("# Benchmarking %s \n", name);
     if (ngroups > 0) {
         printf("# ( %d group%s of %d process%s each running simultaneously ) \n", ngroups,
@@ -203,6 +218,20 @@ void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_option
     } else {
         printf("# #processes = %d \n", q);
     }
+}
+
+void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_options *o,
+                        int q, int ngroups, const int *group_ranks, int waiting,
+                        const char *mode)
+{
+    int multi = ngroups > 0 ? o->multi : -1;
+    int nc = ncols_of(b, o, multi);
+    printf("\n");
+    dashes(nc);
+    if (o->imb21.defaults2021)
+        eb_imb2021_print_procs(o, name, q, ngroups, group_ranks);
+    else
+        print_procs(o, name, q, ngroups, group_ranks);
     if (waiting > 0)
         printf("# ( %d additional process%s waiting in MPI_Barrier)\n", waiting,
                waiting == 1 ? "" : "es");
@@ -256,7 +285,13 @@ void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
         case EB_COL_TMAX: print_num(row->t_max); break;
         case EB_COL_TAVG: print_num(row->t_avg); break;
         case EB_COL_MBPS: print_num(row->mbps); break;
-        default: print_num(row->extra[c->id - EB_COL_EXTRA]); break;
+        default:
+            if (o->imb21.defaults2021 && (row->bench->whole_2021 >> (c->id - EB_COL_EXTRA) & 1)
+                && isfinite(row->extra[c->id - EB_COL_EXTRA]))
+                printf("%*.0f", COL_W, row->extra[c->id - EB_COL_EXTRA]);
+            else
+                print_num(row->extra[c->id - EB_COL_EXTRA]);
+            break;
         }
     }
     printf("\n");
@@ -309,6 +344,13 @@ static void text_note(const eb_report_run *run, const char *text)
     eb_imb_print_note("%s", text);
 }
 
+static void text_stopped(const eb_report_run *run, size_t bytes, const char *text)
+{
+    (void)run;
+    printf("%*zu %s\n", COL_W, bytes, text);
+    fflush(stdout);
+}
+
 static void text_footer(const eb_report_run *run)
 {
     (void)run;
@@ -321,5 +363,6 @@ const eb_reporter eb_imb_text_reporter = {
     .table_start = text_table_start,
     .row = text_row,
     .note = text_note,
+    .stopped = text_stopped,
     .footer = text_footer,
 };

@@ -4,6 +4,7 @@
 #include "core/report/jsonl.h"
 
 #include "core/guard.h"
+#include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
 
 #include <math.h>
@@ -11,6 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The rows' methodology when it is not their component's classic one (IMB
+ * 2021.11's under --imb-defaults 2021), else NULL: set by the run record. */
+static const char *row_methodology;
 
 void eb_jsonl_result(const eb_row *row, const char *component)
 {
@@ -41,6 +46,8 @@ void eb_jsonl_result(const eb_row *row, const char *component)
     if (row->checked >= 0) /* -check: false where the benchmark has no data check */
         eb_json_bool(&j, "checked", row->checked);
     eb_json_str(&j, "sync", row->sync_window ? "window" : "barrier");
+    if (row_methodology)
+        eb_json_str(&j, "methodology", row_methodology);
     if (row->sync_window) {
         eb_json_num(&j, "valid_fraction", row->valid_fraction);
         eb_json_int(&j, "invalid_repetitions", row->invalid_reps);
@@ -132,6 +139,9 @@ static void jsonl_begin(eb_report_run *run)
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     eb_json rec;
     eb_jsonl_run_begin(&rec, o->family->component, run->si, o->check);
+    eb_json_str(&rec, "imb_defaults", eb_imb_defaults_name(o));
+    eb_json_str(&rec, "methodology", eb_imb_methodology(o));
+    row_methodology = o->imb21.defaults2021 ? eb_imb_methodology(o) : NULL;
     options_json(&rec, run);
     if (o->resume) {
         /* rows kept and rows measured now must come from the same method */
@@ -142,7 +152,8 @@ static void jsonl_begin(eb_report_run *run)
             "options.msgs_nonaggr", "options.iter_policy", "options.time_s", "options.mem_gb",
             "options.map", "options.repeat", "options.sync", "options.quick",
             "options.root_shift", "options.imb_sync", "options.zero_size", "options.warm_up",
-            "options.data_type", "options.red_data_type", "options.aggregate_mode", NULL};
+            "options.data_type", "options.red_data_type", "options.aggregate_mode",
+            "imb_defaults", NULL};
         eb_jsonl_resume(o->json_path, o->family->component, eb_json_finish(&rec), same, NULL,
                         &run->resume_keys, &run->n_resume_keys);
         eb_json_free(&rec);

@@ -48,6 +48,9 @@ typedef struct eb_reporter {
     void (*table_start)(const eb_report_run *run, const eb_report_table *t);
     void (*row)(const eb_report_run *run, const eb_report_table *t, const eb_row *row);
     void (*note)(const eb_report_run *run, const char *text); /* a remark on the table */
+    /* The table stopped at length `bytes` for the reason `text`, in the place of
+     * its row (IMB 2021's time-out under --imb-defaults 2021). */
+    void (*stopped)(const eb_report_run *run, size_t bytes, const char *text);
     void (*table_end)(const eb_report_run *run, const eb_report_table *t);
     void (*footer)(const eb_report_run *run);
 } eb_reporter;

@@ -38,6 +38,13 @@ void eb_report_row(const eb_report_run *run, const eb_report_table *t, const eb_
             reporters[i]->row(run, t, row);
 }
 
+void eb_report_stopped(const eb_report_run *run, size_t bytes, const char *text)
+{
+    for (int i = 0; i < N_REPORTERS; i++)
+        if (reporters[i]->stopped)
+            reporters[i]->stopped(run, bytes, text);
+}
+
 void eb_report_note(const eb_report_run *run, const char *fmt, ...)
 {
     char text[1024];

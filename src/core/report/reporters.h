@@ -11,6 +11,7 @@ void eb_report_begin(eb_report_run *run);
 void eb_report_header(const eb_report_run *run);
 void eb_report_table_start(const eb_report_run *run, const eb_report_table *t);
 void eb_report_row(const eb_report_run *run, const eb_report_table *t, const eb_row *row);
+void eb_report_stopped(const eb_report_run *run, size_t bytes, const char *text);
 void eb_report_note(const eb_report_run *run, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void eb_report_table_end(const eb_report_run *run, const eb_report_table *t);
