@@ -17,6 +17,7 @@ import pytest
 
 from effb import MPI, ROOT, imb_procs, listed, np_params, parse_imb, read_jsonl, run
 from test_corruption import flip_is_reported
+from test_imb2021_defaults import ENV_2021, masked
 from test_nbc import HEAD_OVRL, HEAD_OVRL_BARRIER, HEAD_PURE, HEAD_PURE_BARRIER, overlap
 from test_osu_coll import MPICH_SOUND
 
@@ -211,6 +212,27 @@ def test_blocks_match_imb_2021(sample):
     if "-include" in sample["args"]:
         ours, imb = sorted(ours), sorted(imb)
     assert ours == imb
+
+
+@mpich_only
+@pytest.mark.parametrize("sample", SAMPLE_RUNS)
+def test_text_is_imb_2021s_in_2021_mode(sample):
+    """EFFBENCH_IMB_DEFAULTS=2021: the whole text is IMB-MPI4 2021.11's, header and list
+    order included (-include'd benchmarks first), with the numbers masked and the lines
+    test_imb2021_defaults masks (banner, Date, Machine, Release, Version, program path)."""
+    ref = (SAMPLES / sample["file"]).read_text()
+    r = run(sample["np"], "IMB-MPI4", *sample["args"], timeout=120,
+            extra_env={**MPICH_SOUND, **ENV_2021})
+    assert r.returncode == 0, r
+    assert masked(r.stdout, "IMB-MPI4") == masked(ref, "IMB-MPI4"), (
+        f"IMB-MPI4 {' '.join(sample['args'])}:\n--- IMB 2021.11\n{ref}\n--- effbench\n{r.stdout}")
+    # not masked: the calling sequence, the lengths and the list (-zero_size off's minimum)
+    assert settings(r.stdout) == settings(ref)
+
+
+def settings(text):
+    """The header from the calling sequence's arguments to the list of benchmarks."""
+    return text.split("/IMB-MPI4 ", 1)[1].split("#----", 1)[0]
 
 
 def test_list_matches_imb_2021():
