@@ -3,7 +3,8 @@ _persist flavours by default (IMB-NBC's overlap columns) and the
 _persist_pure ones by name or -include (t_min/t_max/t_avg), zero defects
 under -check, a corrupted byte caught, one JSON record per row, the
 benchmark blocks of the real IMB-MPI4's output (tests/python/data/samples/
-imb2021/mpi4, bench/imb-mpi4-samples) with the numbers masked; under Open
+imb2021/mpi4, bench/imb-mpi4-samples) with the numbers masked, and under
+EFFBENCH_IMB_DEFAULTS=2021 its whole text, header and run order included; under Open
 MPI 4.1 (no MPI_Allreduce_init) the program refused; bad options refused
 under either.
 
@@ -202,8 +203,8 @@ def test_blocks_match_imb_2021(sample):
     (got, got_tail), (want, want_tail) = blocks_text(r.stdout), blocks_text(ref)
     assert got_tail == want_tail
     if "-include" in sample["args"]:
-        # IMB 2021 runs the included benchmarks first, effbench after the defaults
-        # (the guide's order, as its other families; docs/imb-mpi4.md)
+        # IMB 2021 runs the included benchmarks first, effbench's 4.0 mode after the
+        # defaults (the guide's order, as its other families; docs/imb-mpi4.md)
         got = sorted([without_gap(b) for b in got[:-1]] + got[-1:])
         want = sorted([without_gap(b) for b in want[:-1]] + want[-1:])
     assert got == want
