@@ -70,9 +70,14 @@ eb_plan eb_make_plan(const eb_imb_options *o)
     refuse_unknown(o, o->include, o->ninclude);
     refuse_unknown(o, o->exclude, o->nexclude);
     /* named benchmarks run in command-line order, as IMB runs them; then
-     * the component's list order for the default set and -include */
-    const eb_bench **candidates = eb_calloc((size_t)(o->nnames + total), sizeof *candidates);
+     * the component's list order for the default set and -include.  IMB
+     * 2021.11 (src_cpp/imb.cpp) puts the -include'd ones first, in their
+     * command-line order: so does --imb-defaults 2021 */
+    const eb_bench **candidates =
+        eb_calloc((size_t)(o->ninclude + o->nnames + total), sizeof *candidates);
     int nc = 0;
+    for (int k = 0; o->imb21.defaults2021 && k < o->ninclude; k++)
+        candidates[nc++] = eb_find_bench(comp, o->include[k], &m);
     for (int k = 0; k < o->nnames; k++)
         candidates[nc++] = eb_find_bench(comp, o->names[k], &m);
     for (int i = 0; i < total; i++)

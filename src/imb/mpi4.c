@@ -114,6 +114,7 @@ static const eb_imb_family mpi4_family = {
     .print_settings = eb_nbc_print_settings,
     .needs = EB_MPI_PERSISTENT_COLL,
     .imb2021_defaults = 1,
+    .text2021 = {.min_zero_size = 1, .close_space = 1}, /* MPI4_suite.cpp */
     .summary = "IMB-MPI4: MPI-4 persistent collectives, overlap and pure communication time",
     .order = 45,
 };

@@ -3,7 +3,8 @@ _persist flavours by default (IMB-NBC's overlap columns) and the
 _persist_pure ones by name or -include (t_min/t_max/t_avg), zero defects
 under -check, a corrupted byte caught, one JSON record per row, the
 benchmark blocks of the real IMB-MPI4's output (tests/python/data/samples/
-imb2021/mpi4, bench/imb-mpi4-samples) with the numbers masked; under Open
+imb2021/mpi4, bench/imb-mpi4-samples) with the numbers masked, and under
+EFFBENCH_IMB_DEFAULTS=2021 its whole text, header and run order included; under Open
 MPI 4.1 (no MPI_Allreduce_init) the program refused; bad options refused
 under either.
 
@@ -17,6 +18,7 @@ import pytest
 
 from effb import MPI, ROOT, imb_procs, listed, np_params, parse_imb, read_jsonl, run
 from test_corruption import flip_is_reported
+from test_imb2021_defaults import ENV_2021, masked
 from test_nbc import HEAD_OVRL, HEAD_OVRL_BARRIER, HEAD_PURE, HEAD_PURE_BARRIER, overlap
 from test_osu_coll import MPICH_SOUND
 
@@ -201,8 +203,8 @@ def test_blocks_match_imb_2021(sample):
     (got, got_tail), (want, want_tail) = blocks_text(r.stdout), blocks_text(ref)
     assert got_tail == want_tail
     if "-include" in sample["args"]:
-        # IMB 2021 runs the included benchmarks first, effbench after the defaults
-        # (the guide's order, as its other families; docs/imb-mpi4.md)
+        # IMB 2021 runs the included benchmarks first, effbench's 4.0 mode after the
+        # defaults (the guide's order, as its other families; docs/imb-mpi4.md)
         got = sorted([without_gap(b) for b in got[:-1]] + got[-1:])
         want = sorted([without_gap(b) for b in want[:-1]] + want[-1:])
     assert got == want
@@ -211,6 +213,27 @@ def test_blocks_match_imb_2021(sample):
     if "-include" in sample["args"]:
         ours, imb = sorted(ours), sorted(imb)
     assert ours == imb
+
+
+@mpich_only
+@pytest.mark.parametrize("sample", SAMPLE_RUNS)
+def test_text_is_imb_2021s_in_2021_mode(sample):
+    """EFFBENCH_IMB_DEFAULTS=2021: the whole text is IMB-MPI4 2021.11's, header and list
+    order included (-include'd benchmarks first), with the numbers masked and the lines
+    test_imb2021_defaults masks (banner, Date, Machine, Release, Version, program path)."""
+    ref = (SAMPLES / sample["file"]).read_text()
+    r = run(sample["np"], "IMB-MPI4", *sample["args"], timeout=120,
+            extra_env={**MPICH_SOUND, **ENV_2021})
+    assert r.returncode == 0, r
+    assert masked(r.stdout, "IMB-MPI4") == masked(ref, "IMB-MPI4"), (
+        f"IMB-MPI4 {' '.join(sample['args'])}:\n--- IMB 2021.11\n{ref}\n--- effbench\n{r.stdout}")
+    # not masked: the calling sequence, the lengths and the list (-zero_size off's minimum)
+    assert settings(r.stdout) == settings(ref)
+
+
+def settings(text):
+    """The header from the calling sequence's arguments to the list of benchmarks."""
+    return text.split("/IMB-MPI4 ", 1)[1].split("#----", 1)[0]
 
 
 def test_list_matches_imb_2021():
