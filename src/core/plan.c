@@ -217,9 +217,14 @@ int eb_plan_lengths_that_fit(const eb_imb_options *o, const eb_bench *b, int pro
     return n;
 }
 
-long eb_planned_rows(const eb_imb_options *o, const eb_plan *p, int P)
+/* Calls visit for every benchmark, process set and mode of the plan with the
+ * lengths that run there (the first `fit` of s), and sums what it returns. */
+typedef long (*plan_visit)(const eb_imb_options *o, const eb_bench *b, int procs, int groups,
+                           const eb_sizes *s, int fit);
+
+static long plan_walk(const eb_imb_options *o, const eb_plan *p, int P, plan_visit visit)
 {
-    long rows = 0;
+    long sum = 0;
     for (int i = 0; i < p->n; i++) {
         const eb_bench *b = p->list[i];
         int qs[EB_MAX_PROCSETS], need;
@@ -230,31 +235,39 @@ long eb_planned_rows(const eb_imb_options *o, const eb_plan *p, int P)
         for (int k = 0; k < nq; k++) {
             int groups = p->multi[i] == 1 ? P / qs[k] : 1; /* -multi 1: a row per group */
             for (int m = 0; m < nmodes; m++)
-                rows += (long)groups * eb_plan_lengths_that_fit(
-                                           o, b, qs[k], eb_plan_aggregate(b, modes[m]), &s);
+                sum += visit(o, b, qs[k], groups, &s,
+                             eb_plan_lengths_that_fit(o, b, qs[k],
+                                                      eb_plan_aggregate(b, modes[m]), &s));
         }
         eb_sizes_free(&s);
     }
-    return rows;
+    return sum;
+}
+
+static long count_rows(const eb_imb_options *o, const eb_bench *b, int procs, int groups,
+                       const eb_sizes *s, int fit)
+{
+    (void)o, (void)b, (void)procs, (void)s;
+    return (long)groups * fit;
+}
+
+long eb_planned_rows(const eb_imb_options *o, const eb_plan *p, int P)
+{
+    return plan_walk(o, p, P, count_rows);
+}
+
+static long refuse_large(const eb_imb_options *o, const eb_bench *b, int procs, int groups,
+                         const eb_sizes *s, int fit)
+{
+    char msg[EB_ERRLEN];
+    (void)groups;
+    for (int j = 0; j < fit; j++)
+        if (eb_large_count_refusal(o, b, s->v[j], procs, msg, sizeof msg) != 0)
+            eb_exit_all(EB_EXIT_USAGE, msg);
+    return 0;
 }
 
 void eb_plan_refuse_large_counts(const eb_imb_options *o, const eb_plan *p, int P)
 {
-    char msg[EB_ERRLEN];
-    for (int i = 0; i < p->n; i++) {
-        const eb_bench *b = p->list[i];
-        int qs[EB_MAX_PROCSETS], need;
-        int nq = eb_plan_procsets(o, b, P, qs, &need);
-        const char *modes[2];
-        int nmodes = eb_plan_modes(o, b, modes);
-        eb_sizes s = eb_plan_sizes(o, b);
-        for (int k = 0; k < nq; k++)
-            for (int m = 0; m < nmodes; m++) {
-                int fit = eb_plan_lengths_that_fit(o, b, qs[k], eb_plan_aggregate(b, modes[m]), &s);
-                for (int j = 0; j < fit; j++)
-                    if (eb_large_count_refusal(o, b, s.v[j], qs[k], msg, sizeof msg) != 0)
-                        eb_exit_all(EB_EXIT_USAGE, msg);
-            }
-        eb_sizes_free(&s);
-    }
+    plan_walk(o, p, P, refuse_large);
 }
