@@ -86,12 +86,19 @@ class Effbench(CMakePackage):
     # `spack test run effbench`: the installed programs under the MPI library they were
     # built with.
     def _mpiexec(self):
+        launcher = None
         for name in ("mpiexec", "mpirun"):
             path = join_path(self.spec["mpi"].prefix.bin, name)
             if os.path.exists(path):
-                return Executable(path)
-        launcher = which("mpiexec", "mpirun", "srun")
+                launcher = Executable(path)
+                break
+        launcher = launcher or which("mpiexec", "mpirun", "srun")
         assert launcher, "no MPI launcher in the MPI library's bin/ nor on PATH"
+        # Spack's test environment drops every variable whose name ends in _ROOT, Open MPI's
+        # OMPI_ALLOW_RUN_AS_ROOT among them; a user who set it (as root in a container) has
+        # OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 left, which stands for both.
+        if os.environ.get("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM") == "1":
+            launcher.add_default_env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         return launcher
 
     def test_pingpong_check(self):
