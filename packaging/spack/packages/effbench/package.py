@@ -51,6 +51,9 @@ class Effbench(CMakePackage):
         depends_on("python@3.11:", type=("build", "run"))
         depends_on("py-pip", type="build")
         depends_on("py-setuptools@64:", type="build")
+        # setuptools before 70.1 builds wheels with the wheel package (Spack 0.23's
+        # python-venv, pip --no-build-isolation: nothing brings it otherwise)
+        depends_on("py-wheel", type="build", when="^py-setuptools@:70.0")
         depends_on("py-sqlalchemy@2.0:2", type=("build", "run"))
         depends_on("py-alembic@1.12:", type=("build", "run"))
         depends_on("py-platformdirs@3:", type=("build", "run"))
