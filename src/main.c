@@ -37,7 +37,8 @@ static void usage(FILE *f)
                "time, at least %g s; 0: off).\n", EB_GUARD_FACTOR, EB_GUARD_MIN_TIMEOUT_S);
 }
 
-/* The thread level must be known before MPI_Init_thread, so scan for it. */
+/* The thread level must be known before MPI_Init_thread, so scan for it:
+ * -thread_level, else the component's own (osu_latency_mt's threads). */
 static int requested_thread_level(int argc, char **argv)
 {
     for (int i = 1; i + 1 < argc; i++)
@@ -45,7 +46,11 @@ static int requested_thread_level(int argc, char **argv)
             int l = eb_thread_level_parse(argv[i + 1]);
             return l >= 0 ? l : MPI_THREAD_SINGLE;
         }
-    return MPI_THREAD_SINGLE;
+    const char *prog = strrchr(argv[0], '/');
+    prog = prog ? prog + 1 : argv[0];
+    int skip = !eb_find_component(prog) && argc > 1; /* effbench COMPONENT ... */
+    const eb_component *c = eb_find_component(skip ? argv[1] : prog);
+    return c && c->thread_level ? c->thread_level(argc - skip, argv + skip) : MPI_THREAD_SINGLE;
 }
 
 /* Every rank parses rank 0's command line, so every rank reaches the same

@@ -10,8 +10,9 @@ from .components import beff_analysis
 from .records import IDENTITY_DEFAULTS, IDENTITY_FIELDS, TIME_FIELDS, ParsedRun, identity_key
 
 # Print resolution of the text formats: a value printed with 2 decimals is only known to 0.005.
-TEXT_RESOLUTION_US = {"imb": 0.005, "skampi": 0.05, "osu": 0.005}
-TEXT_RESOLUTION_MB_S = {"imb": 0.005, "beff": 0.0005, "beff_io": 0.0005, "osu": 0.005}
+TEXT_RESOLUTION_US = {"imb": 0.005, "skampi": 0.05, "osu": 0.005, "imb_p2p": 0.005}
+TEXT_RESOLUTION_MB_S = {"imb": 0.005, "beff": 0.0005, "beff_io": 0.0005, "osu": 0.005,
+                        "imb_p2p": 0.005}
 # Bandwidths of rows without a time, per component's own name (b_eff, b_eff_io and OSU, IMB).
 BANDWIDTH_FIELDS = ("b_mb_per_s", "mb_per_s", "mbytes_per_s")
 # Row labels: b_eff/b_eff_io pattern numbers as their protocols print them; b_eff_io's

@@ -16,17 +16,6 @@ from pathlib import Path
 
 from .records import FormatError
 
-OPENMPI_ROOT_ENV = {
-    "OMPI_ALLOW_RUN_AS_ROOT": "1",
-    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-    "OMPI_MCA_btl_vader_single_copy_mechanism": "none",
-    "OMPI_MCA_rmaps_base_oversubscribe": "1",
-    # Open MPI 4.1's default one-sided component cannot create windows in containers: the
-    # portable one makes IMB-RMA's first run work (docs/imb-rma.md)
-    "OMPI_MCA_osc": "pt2pt",
-}
-
-
 def planned_rows(run: dict) -> int | None:
     """How many `result` records the run plans (`planned_rows`, which IMB's components, b_eff
     and b_eff_io write in the run record's options; at the top of the record also taken), or
@@ -203,11 +192,10 @@ def plan_launch(args) -> Launch | None:
     if extra and extra[0] == "--":
         extra = extra[1:]
     cmd = [*prefix, binary, args.component, *extra, "--json", str(json_path)]
-    env = dict(os.environ)
-    if os.geteuid() == 0:
-        for key, value in OPENMPI_ROOT_ENV.items():
-            env.setdefault(key, value)
-    return Launch(cmd, env, json_path, text_path)
+    # The MPI library's settings are the caller's environment (scripts/env.sh in a checkout,
+    # a site's module): what one library needs (Open MPI 4.1's osc=pt2pt) stops another in
+    # MPI_Init (Open MPI 5), so the launcher adds none of its own (docs/mpi-libraries.md).
+    return Launch(cmd, dict(os.environ), json_path, text_path)
 
 
 def follow_run(launch: Launch) -> tuple[int, str | None, str] | None:

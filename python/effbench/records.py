@@ -13,14 +13,16 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA = 1
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "beff", "beff_io", "skampi", "nodes", "osu")
+COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "mpi4", "beff", "beff_io", "skampi", "nodes", "osu",
+              "imb-p2p", "mt")
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
 # processes, the units): the record's "methodology" where it says (OSU's records: "osu-7.4"),
 # else its component's classic one. Rows of different methodologies never measure the same
 # thing: an OSU latency is not an IMB t_avg (docs/json-lines.md, "OSU records").
-DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma")},
+DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma", "mpi4")},
                        "beff": "beff-3.6", "beff_io": "beff_io-2.1", "skampi": "skampi-5",
-                       "nodes": "effbench-nodes", "osu": "osu-7.4"}
+                       "nodes": "effbench-nodes", "osu": "osu-7.4",
+                       "imb-p2p": "imb-p2p-2021.11", "mt": "imb-mt-2021.11"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -201,14 +203,15 @@ def new_end(status: str = "ok", message: str | None = None,
 # the same core coordinates and the same values of these measure the same thing (compare
 # matches them, the web plots one curve per combination). Named as the C components write them.
 IDENTITY_FIELDS = {
-    **{c: ("sync",) for c in ("mpi1", "ext", "io", "nbc", "rma")},  # barrier / window timing
+    **{c: ("sync",) for c in ("mpi1", "ext", "io", "nbc", "rma", "mpi4")},  # barrier / window
     "beff": ("pattern", "method", "rep"),  # rep null: the maximum over the repetitions
     "beff_io": ("level", "access", "pattern_type", "pattern"),
     "skampi": ("chunks",),
     "nodes": ("node_a", "node_b"),  # the pair of nodes
     # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records")
     "osu": ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
-            "receiver_processes", "accelerator", "buffers"),
+            "receiver_processes", "sender_threads", "receiver_threads", "accelerator", "buffers"),
+    "mt": ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

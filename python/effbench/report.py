@@ -19,7 +19,7 @@ from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
 from .records import IDENTITY_FIELDS, ParsedRun, headline_time, simulation_label
 from .report_history import OVERLAY_NOTE, HistorySection, overlay
 
-IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma")
+IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma", "mpi4")
 # Trace names: b_eff's methods as its protocol labels them, b_eff_io's types with their number.
 BEFF_METHOD_LABELS = {name: label for label, name in BEFF_METHODS.items()}
 BEFF_IO_TYPE_LABELS = tuple(f"type {t} {name}" for t, name in enumerate(BEFF_IO_TYPES))

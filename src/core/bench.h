@@ -73,6 +73,16 @@ typedef struct eb_bench {
      * ('\n' separated), as IMB's benchmark comments. */
     const char *list_comment;
 
+    /* Counts past INT_MAX elements (messages of 2 GiB and more): the
+     * eb_mpi_feature whose MPI-4 _c calls the kernel then makes (0: its
+     * calls take int counts, such lengths are refused before the run; see
+     * core/large_count.h). */
+    unsigned large_counts;
+    /* Optional: the largest count or displacement of the kernel's calls,
+     * in elements, at `elems` elements per message on np processes (the
+     * v-variants' last displacement); NULL: elems. */
+    size_t (*count_span)(size_t elems, int np);
+
     /* Bytes of one send / receive extent for message length x on `np`
      * processes (Alltoall: np*x ...).  NULL: x and x. */
     void (*extents)(size_t x, int np, size_t *s_len, size_t *r_len);

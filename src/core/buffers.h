@@ -39,10 +39,15 @@ static inline char *eb_buf_slot(const eb_buf *b, long i)
     return b->slots == 1 ? b->base : b->base + (size_t)(i % b->slots) * b->stride;
 }
 
-/* Byte j of data sent by rank `rank` (at extent offset j). */
+/* Byte j of data sent by rank `rank` (at extent offset j).  Every bit of the
+ * 64-bit offset counts (the terms past bit 15 are 0 below 64 KiB), so a block
+ * of a message of 2 GiB or more that lands 64 KiB, 16 MiB or 4 GiB away from
+ * its place differs from the pattern there. */
 static inline unsigned char eb_pattern_byte(int rank, size_t j)
 {
-    return (unsigned char)((unsigned)(rank + 1) * 37u + (unsigned)j * 13u + (unsigned)(j >> 8));
+    return (unsigned char)((unsigned)(rank + 1) * 37u + (unsigned)j * 13u + (unsigned)(j >> 8) +
+                           7u * (unsigned)(j >> 16) + 11u * (unsigned)(j >> 24) +
+                           5u * (unsigned)(j >> 32));
 }
 
 /* Fill n bytes at p with rank's pattern starting at pattern offset off. */

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/mpi_features.h"
 #include "core/plan.h"
 #include "core/procsets.h"
 #include "core/registry.h"
@@ -235,6 +236,11 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     if (eb_map_order(P, o.map_p, o.map_q, order, err, (int)sizeof err) != 0)
         eb_exit_all(EB_EXIT_USAGE, err);
     eb_plan plan = eb_make_plan(&o);
+    /* the command line is sound; a library without the family's MPI calls is
+     * refused as OSU's programs are */
+    if (eb_mpi_refusal(family->needs, family->program, err, sizeof err))
+        eb_exit_all(EB_EXIT_USAGE, err);
+    eb_plan_refuse_large_counts(&o, &plan, P);
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);

@@ -12,14 +12,16 @@
 #include <time.h>
 
 /* Components, as bits: which of IMB 2021.11's programs declares an option. */
-enum { C_MPI1 = 1, C_NBC = 2, C_RMA = 4, C_EXT = 8, C_IO = 16, C_ALL = 31 };
+enum { C_MPI1 = 1, C_NBC = 2, C_RMA = 4, C_EXT = 8, C_IO = 16, C_MPI4 = 32, C_ALL = 63 };
+enum { N_PROGRAMS = 6 };
 
-static const char *const component_names[] = {"mpi1", "nbc", "rma", "ext", "io"};
-static const char *const program_names[] = {"IMB-MPI1", "IMB-NBC", "IMB-RMA", "IMB-EXT", "IMB-IO"};
+static const char *const component_names[N_PROGRAMS] = {"mpi1", "nbc", "rma", "ext", "io", "mpi4"};
+static const char *const program_names[N_PROGRAMS] = {"IMB-MPI1", "IMB-NBC", "IMB-RMA",
+                                                      "IMB-EXT",  "IMB-IO",  "IMB-MPI4"};
 
 static unsigned family_bit(const eb_imb_family *f)
 {
-    for (unsigned k = 0; k < 5; k++)
+    for (unsigned k = 0; k < N_PROGRAMS; k++)
         if (strcmp(f->component, component_names[k]) == 0)
             return 1u << k;
     return 0;
@@ -31,10 +33,10 @@ static unsigned component_bit(const eb_imb_options *o) { return family_bit(o->fa
 static void list_programs(unsigned comps, char *out, size_t len)
 {
     int n = 0, total = 0;
-    for (unsigned k = 0; k < 5; k++)
+    for (unsigned k = 0; k < N_PROGRAMS; k++)
         total += (comps >> k) & 1;
     out[0] = '\0';
-    for (unsigned k = 0; k < 5; k++) {
+    for (unsigned k = 0; k < N_PROGRAMS; k++) {
         if (!((comps >> k) & 1))
             continue;
         size_t used = strlen(out);
@@ -180,7 +182,7 @@ static const struct {
 } valued[] = {
     {"window_size", C_MPI1}, {"msgsize", C_MPI1}, {"data_type", C_MPI1},
     {"red_data_type", C_MPI1}, {"contig_type", C_MPI1}, {"mem_alloc_type", C_MPI1 | C_RMA},
-    {"root_shift", C_MPI1 | C_NBC | C_RMA}, {"zero_size", C_MPI1 | C_NBC},
+    {"root_shift", C_MPI1 | C_NBC | C_RMA | C_MPI4}, {"zero_size", C_MPI1 | C_NBC | C_MPI4},
     {"imb_barrier", C_ALL}, {"warm_up", C_ALL}, {"msg_pause", C_ALL},
     {"aggregate_mode", C_RMA | C_EXT | C_IO},
 };
@@ -207,7 +209,7 @@ static int parse_sync(eb_imb_options *o, const char *a, const char *val, char *e
         return eb_err(err, errlen, method_only ? "%s %s: expected barrier or window"
                       : "%s %s: expected barrier or window (effbench's -sync_method), or IMB "
                         "2021's on or off (1|enable|yes, 0|disable|no)", a, val);
-    unsigned comps = C_MPI1 | C_NBC | C_RMA;
+    unsigned comps = C_MPI1 | C_NBC | C_RMA | C_MPI4;
     if (!(component_bit(o) & comps))
         return not_here(o, "-sync 0|1", comps, err, errlen);
     o->imb21.sync = on;
@@ -426,11 +428,13 @@ void eb_imb2021_print_help(const eb_imb_family *f)
         unsigned comps;
         const char *text;
     } lines[] = {
-        {C_MPI1 | C_NBC | C_RMA, "  -root_shift on|off        off: root 0 always; on: root shifts each repetition\n"},
-        {C_MPI1 | C_NBC | C_RMA, "  -sync on|off              time each repetition of a collective on its own,\n"
-                                 "                            on: with a barrier after each\n"},
+        {C_MPI1 | C_NBC | C_RMA | C_MPI4,
+         "  -root_shift on|off        off: root 0 always; on: root shifts each repetition\n"},
+        {C_MPI1 | C_NBC | C_RMA | C_MPI4,
+         "  -sync on|off              time each repetition of a collective on its own,\n"
+         "                            on: with a barrier after each\n"},
         {C_ALL, "  -imb_barrier on|off       IMB's own barrier instead of MPI_Barrier\n"},
-        {C_MPI1 | C_NBC, "  -zero_size on|off         off: no 0-byte row\n"},
+        {C_MPI1 | C_NBC | C_MPI4, "  -zero_size on|off         off: no 0-byte row\n"},
         {C_ALL, "  -warm_up on|off           on: n/10 untimed repetitions before every length;\n"
                 "                            off: no warm-up (not given: the guide's warm-up)\n"},
         {C_ALL, "  -msg_pause on|off         pause after every length\n"},

@@ -55,6 +55,12 @@ typedef struct eb_imb_family {
      * has no MPI_Datatype lines); NULL: "message length". */
     const char *size_label;
     int default_npmin;      /* smallest process count without -npmin; 0: IMB-MPI1's 2 */
+    /* eb_mpi_feature bits (core/mpi_features.h) the family's calls need: a
+     * library without them refuses the program (IMB-MPI4: MPI_*_init). */
+    unsigned needs;
+    /* A program of IMB 2021 alone (IMB-MPI4), with no guide behaviour to keep:
+     * IMB 2021's -sync on and -warm_up on when they are not given. */
+    int imb2021_defaults;
     /* The component eb_register_imb_family makes: its `effbench --help` line
      * and place in that list. */
     const char *summary;

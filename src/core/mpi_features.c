@@ -16,6 +16,12 @@ unsigned eb_mpi_missing(unsigned need)
 #ifdef EB_HAVE_MPI_SEND_C
     have |= EB_MPI_LARGE_COUNT;
 #endif
+#ifdef EB_HAVE_MPI_ALLREDUCE_C
+    have |= EB_MPI_LARGE_COUNT_COLL;
+#endif
+#ifdef EB_HAVE_MPI_IALLREDUCE_C
+    have |= EB_MPI_LARGE_COUNT_NBC;
+#endif
     return need & ~have;
 }
 
@@ -28,6 +34,10 @@ const char *eb_mpi_feature_call(eb_mpi_feature f)
         return "MPI_Session_init (MPI-4.0 sessions)";
     case EB_MPI_LARGE_COUNT:
         return "MPI_Send_c (MPI-4.0 large counts)";
+    case EB_MPI_LARGE_COUNT_COLL:
+        return "MPI_Allreduce_c (MPI-4.0 large-count collectives)";
+    case EB_MPI_LARGE_COUNT_NBC:
+        return "MPI_Iallreduce_c (MPI-4.0 large-count nonblocking collectives)";
     default:
         return "nothing";
     }

@@ -11,7 +11,10 @@ typedef enum {
     EB_MPI_NONE = 0,
     EB_MPI_PERSISTENT_COLL = 1u << 0, /* MPI_Allreduce_init and the other *_init collectives */
     EB_MPI_SESSIONS = 1u << 1,        /* MPI_Session_init */
-    EB_MPI_LARGE_COUNT = 1u << 2,     /* MPI_Send_c and the other _c calls */
+    EB_MPI_LARGE_COUNT = 1u << 2,     /* MPI_Send_c and the other point-to-point _c calls */
+    EB_MPI_LARGE_COUNT_COLL = 1u << 3, /* MPI_Allreduce_c and the other blocking collectives' */
+    EB_MPI_LARGE_COUNT_NBC = 1u << 4,  /* MPI_Iallreduce_c and the other nonblocking ones' */
+    EB_MPI_FEATURE_LAST = EB_MPI_LARGE_COUNT_NBC /* a new feature: move this */
 } eb_mpi_feature;
 
 /* The features of `need` this build's MPI library lacks (0: all there). */

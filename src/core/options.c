@@ -29,6 +29,8 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->repeat = 1;
     o->epsilon = 0.02;
     eb_imb2021_init(&o->imb21);
+    if (f->imb2021_defaults)
+        o->imb21.sync = o->imb21.warm_up = 1;
     o->family_opts = f->options_new ? f->options_new() : NULL;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/imb2021_options.h"
+#include "core/large_count.h"
 #include "core/procsets.h"
 #include "core/registry.h"
 #include "core/repeat.h"
@@ -229,4 +230,25 @@ long eb_planned_rows(const eb_imb_options *o, const eb_plan *p, int P)
         eb_sizes_free(&s);
     }
     return rows;
+}
+
+void eb_plan_refuse_large_counts(const eb_imb_options *o, const eb_plan *p, int P)
+{
+    char msg[EB_ERRLEN];
+    for (int i = 0; i < p->n; i++) {
+        const eb_bench *b = p->list[i];
+        int qs[EB_MAX_PROCSETS], need;
+        int nq = eb_plan_procsets(o, b, P, qs, &need);
+        const char *modes[2];
+        int nmodes = eb_plan_modes(o, b, modes);
+        eb_sizes s = eb_plan_sizes(o, b);
+        for (int k = 0; k < nq; k++)
+            for (int m = 0; m < nmodes; m++) {
+                int fit = eb_plan_lengths_that_fit(o, b, qs[k], eb_plan_aggregate(b, modes[m]), &s);
+                for (int j = 0; j < fit; j++)
+                    if (eb_large_count_refusal(o, b, s.v[j], qs[k], msg, sizeof msg) != 0)
+                        eb_exit_all(EB_EXIT_USAGE, msg);
+            }
+        eb_sizes_free(&s);
+    }
 }

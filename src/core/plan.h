@@ -50,6 +50,11 @@ double eb_plan_buffer_bytes(const eb_imb_options *o, const eb_bench *b, int proc
 int eb_plan_lengths_that_fit(const eb_imb_options *o, const eb_bench *b, int procs,
                              int aggregate, const eb_sizes *s);
 
+/* Ends the run (status 2, every rank, before anything is measured) if a
+ * length it would measure needs counts past INT_MAX elements that the
+ * benchmark or the MPI library cannot pass (core/large_count.h). */
+void eb_plan_refuse_large_counts(const eb_imb_options *o, const eb_plan *p, int P);
+
 /* The result rows the whole run writes on P processes (one per length,
  * group, mode and process set), rows a --resume keeps included. */
 long eb_planned_rows(const eb_imb_options *o, const eb_plan *p, int P);

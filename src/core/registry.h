@@ -24,6 +24,10 @@ typedef struct eb_component {
     /* Optional: 1 when program name `prog` selects this component besides its
      * name and aliases (the OSU personality answers to ~90 program names). */
     int (*claims)(const char *prog);
+    /* Optional: the thread level MPI_Init_thread asks for when the command
+     * line has no -thread_level (osu_latency_mt: MPI_THREAD_MULTIPLE).  Runs
+     * before MPI_Init: argv[0] is the program or component name. */
+    int (*thread_level)(int argc, char **argv);
     /* Optional, for `effbench --list-json` (core/listing.h): a component with
      * a descriptor table of its own (not eb_bench) appends one element per
      * benchmark to the open "benchmarks" array `benchmarks`, each through

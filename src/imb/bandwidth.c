@@ -10,6 +10,8 @@
 #include "core/bench.h"
 #include "core/error.h"
 #include "core/imb2021_options.h"
+#include "core/large_count.h"
+#include "core/mpi_features.h"
 #include "core/registry.h"
 
 #include <stdlib.h>
@@ -54,7 +56,8 @@ static void band_kernel(eb_ctx *c, long first, long n)
     int sender = me < peers, both = directions(c) == 2;
     int other = sender ? me + peers : me - peers;
     MPI_Datatype dt = eb_dtype_mpi(c->opt->imb21.data_type);
-    int count = (int)(c->x / eb_dtype_size(c->opt->imb21.data_type));
+    eb_count count = (eb_count)(c->x / eb_dtype_size(c->opt->imb21.data_type));
+    int big = eb_row_large(c); /* past INT_MAX elements: MPI-4's _c calls */
     char ack = 0;
     for (long i = first; i < first + n; i++) {
         int k = 0;
@@ -62,11 +65,13 @@ static void band_kernel(eb_ctx *c, long first, long n)
             for (int w = 0; w < W; w++) {
                 if (c->checking)
                     eb_poison(eb_rbuf(c, w), c->r.len);
-                MPI_Irecv(eb_rbuf(c, w), count, dt, other, TAG, c->comm, &st->req[k++]);
+                EB_P2P_CALL(big, MPI_Irecv, eb_rbuf(c, w), count, dt, other, TAG, c->comm,
+                            &st->req[k++]);
             }
         if (both || sender)
             for (int w = 0; w < W; w++)
-                MPI_Isend(eb_sbuf(c, w), count, dt, other, TAG, c->comm, &st->req[k++]);
+                EB_P2P_CALL(big, MPI_Isend, eb_sbuf(c, w), count, dt, other, TAG, c->comm,
+                            &st->req[k++]);
         MPI_Waitall(k, st->req, MPI_STATUSES_IGNORE);
         if (sender)
             MPI_Recv(&ack, 1, MPI_CHAR, other, ACK_TAG, c->comm, MPI_STATUS_IGNORE);
@@ -114,6 +119,7 @@ static const eb_column band_columns[] = {
 
 #define BAND(nm, ord, fl, nmsg)                                                               \
     {.component = "mpi1", .name = nm, .order = ord, .cls = EB_PARALLEL_TRANSFER,             \
+     .large_counts = EB_MPI_LARGE_COUNT,                                                     \
      .flags = EB_F_EXPLICIT_ONLY | EB_F_EVEN_PROCS | (fl), .min_procs = 2, .nmsg_of = nmsg,  \
      .prepare = band_prepare, .kernel = band_kernel, .measure = band_measure,              \
      .check = band_check, .release = band_release, .columns = band_columns,                \

@@ -2,17 +2,19 @@
  * MPI_BYTE for data movement, MPI_FLOAT with MPI_SUM for reductions, the
  * root i % num_procs in repetition i for rooted operations (IMB 2021's
  * -data_type, -red_data_type and -root_shift change these).  The operations
- * themselves (arguments, extents, checks) are shared with IMB-NBC. */
+ * themselves (arguments, extents, checks) are shared with IMB-NBC and
+ * IMB-MPI4; the MPI calls with OSU (core/coll_calls.h). */
 #include "imb/coll.h"
 
 #include "core/error.h"
 #include "core/imb2021_options.h"
+#include "core/large_count.h"
+#include "core/mpi_features.h"
 #include "core/registry.h"
 
 #include "core/buffers.h"
 #include "core/simulate.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,14 +36,46 @@ static void extents_alltoall(size_t x, int np, size_t *s, size_t *r)
     *r = (size_t)np * x;
 }
 
-void eb_reduce_scatter_split(long L, int np, int *counts, int *displs)
+void eb_reduce_scatter_split(size_t L, int np, size_t *counts, size_t *displs)
 {
-    long r = L / np, s = L % np, off = 0;
+    size_t r = L / (size_t)np, s = L % (size_t)np, off = 0;
     for (int i = 0; i < np; i++) {
-        counts[i] = (int)(i < s ? r + 1 : r);
-        displs[i] = (int)off;
+        counts[i] = (size_t)i < s ? r + 1 : r;
+        displs[i] = off;
         off += counts[i];
     }
+}
+
+/* What the operation decides for every family: the MPI call of the shared
+ * table (core/coll_calls.h), rooted (root i % size), reduction (MPI_FLOAT
+ * sums, lengths in floats), no data (no #bytes column), and the buffer
+ * extents of the guide's memory table. */
+static const struct {
+    int call; /* eb_coll_mpi_call; -1: MPI_Reduce_local, issued here */
+    unsigned flags;
+    void (*extents)(size_t x, int np, size_t *s, size_t *r);
+} kind_traits[EB_COLL_N] = {
+    [EB_COLL_BCAST] = {EB_CALL_BCAST, EB_F_ROOT, NULL},
+    [EB_COLL_ALLGATHER] = {EB_CALL_ALLGATHER, 0, extents_gathered},
+    [EB_COLL_ALLGATHERV] = {EB_CALL_ALLGATHERV, 0, extents_gathered},
+    [EB_COLL_GATHER] = {EB_CALL_GATHER, EB_F_ROOT, extents_gathered},
+    [EB_COLL_GATHERV] = {EB_CALL_GATHERV, EB_F_ROOT, extents_gathered},
+    [EB_COLL_SCATTER] = {EB_CALL_SCATTER, EB_F_ROOT, extents_scattered},
+    [EB_COLL_SCATTERV] = {EB_CALL_SCATTERV, EB_F_ROOT, extents_scattered},
+    [EB_COLL_ALLTOALL] = {EB_CALL_ALLTOALL, 0, extents_alltoall},
+    [EB_COLL_ALLTOALLV] = {EB_CALL_ALLTOALLV, 0, extents_alltoall},
+    [EB_COLL_REDUCE] = {EB_CALL_REDUCE, EB_F_REDUCTION | EB_F_ROOT, NULL},
+    [EB_COLL_REDUCE_SCATTER] = {EB_CALL_REDUCE_SCATTER, EB_F_REDUCTION, NULL},
+    [EB_COLL_ALLREDUCE] = {EB_CALL_ALLREDUCE, EB_F_REDUCTION, NULL},
+    [EB_COLL_BARRIER] = {EB_CALL_BARRIER, EB_F_NO_BYTES, NULL},
+    [EB_COLL_REDUCE_LOCAL] = {-1, EB_F_REDUCTION, NULL},
+    [EB_COLL_REDUCE_SCATTER_BLOCK] = {EB_CALL_REDUCE_SCATTER_BLOCK, EB_F_REDUCTION,
+                                      extents_scattered},
+};
+
+eb_coll_mpi_call eb_coll_mpi_call_of(eb_coll_kind k)
+{
+    return (eb_coll_mpi_call)kind_traits[k].call;
 }
 
 static int is_vector(eb_coll_kind k)
@@ -50,32 +84,51 @@ static int is_vector(eb_coll_kind k)
            k == EB_COLL_ALLTOALLV;
 }
 
-static int coll_prepare(eb_ctx *c)
+/* The v-variants' last displacement, (np-1)*X, bounds their int vectors. */
+static size_t vector_span(size_t elems, int np) { return (size_t)(np > 1 ? np - 1 : 1) * elems; }
+
+/* The count and displacement vectors of a v-variant or Reduce_scatter(_block), in
+ * elements of the operation's type, as the call of the row takes them. */
+static void make_vectors(eb_ctx *c, eb_coll_state *st, eb_coll_kind k)
+{
+    size_t n = (size_t)c->size, elems = c->x / eb_imb_unit(c->opt, c->bench);
+    st->count_of = eb_malloc(n * sizeof *st->count_of);
+    st->displ_of = eb_malloc(n * sizeof *st->displ_of);
+    if (k == EB_COLL_REDUCE_SCATTER)
+        eb_reduce_scatter_split(elems, c->size, st->count_of, st->displ_of);
+    else
+        for (size_t j = 0; j < n; j++) {
+            st->count_of[j] = elems;
+            st->displ_of[j] = j * elems;
+        }
+    if (st->large) {
+        st->counts_c = eb_malloc(n * sizeof *st->counts_c);
+        st->displs_c = eb_malloc(n * sizeof *st->displs_c);
+    } else {
+        st->counts = eb_malloc(n * sizeof *st->counts);
+        st->displs = eb_malloc(n * sizeof *st->displs);
+    }
+    for (size_t j = 0; j < n; j++) /* the plan refused what does not fit (large_count.h) */
+        if (st->large) {
+            st->counts_c[j] = (MPI_Count)st->count_of[j];
+            st->displs_c[j] = (MPI_Aint)st->displ_of[j];
+        } else {
+            st->counts[j] = (int)st->count_of[j];
+            st->displs[j] = (int)st->displ_of[j];
+        }
+}
+
+int eb_coll_prepare(eb_ctx *c)
 {
     eb_coll_kind k = eb_coll_kind_of(c);
     eb_coll_state *st = eb_calloc(1, sizeof *st);
     c->priv = st;
+    st->large = eb_row_large(c);
     if (k == EB_COLL_BCAST || k == EB_COLL_REDUCE || k == EB_COLL_ALLREDUCE)
         eb_sim_prime_collectives(c->comm); /* SMPI's one-time set-up: not in a timed call */
-    if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER) {
-        /* displacements are ints: the last one is about x * size (an Allreduce
-         * of any length at any size needs no such check) */
-        if ((double)c->x * c->size > (double)INT_MAX)
-            eb_abort("%s: %zu bytes on each of %d processes: the displacements exceed MPI's "
-                     "int range", c->bench->name, c->x, c->size);
-        st->counts = eb_malloc((size_t)c->size * sizeof(int));
-        st->displs = eb_malloc((size_t)c->size * sizeof(int));
-        /* counts and displacements in elements of the operation's type */
-        size_t unit = eb_imb_unit(c->opt, c->bench);
-        if (k == EB_COLL_REDUCE_SCATTER) {
-            eb_reduce_scatter_split((long)(c->x / unit), c->size, st->counts, st->displs);
-        } else {
-            for (int j = 0; j < c->size; j++) {
-                st->counts[j] = (int)(c->x / unit);
-                st->displs[j] = j * (int)(c->x / unit);
-            }
-        }
-    }
+    /* Reduce_scatter_block's call takes X per rank from counts[0] */
+    if (is_vector(k) || k == EB_COLL_REDUCE_SCATTER || k == EB_COLL_REDUCE_SCATTER_BLOCK)
+        make_vectors(c, st, k);
     /* Reduce_local's receive buffer is also its input (inoutbuf = inbuf + inoutbuf):
      * it starts at zero, as IMB's, and accumulates the repetitions' sums */
     if (k == EB_COLL_REDUCE_LOCAL && !eb_sim_active())
@@ -83,97 +136,72 @@ static int coll_prepare(eb_ctx *c)
     return 0;
 }
 
-static void coll_release(eb_ctx *c)
+void eb_coll_release(eb_ctx *c)
 {
     eb_coll_state *st = c->priv;
     if (st) {
+        free(st->count_of);
+        free(st->displ_of);
         free(st->counts);
         free(st->displs);
+        free(st->counts_c);
+        free(st->displs_c);
         free(st);
     }
     c->priv = NULL;
 }
 
-/* One macro per call shape keeps the blocking and the nonblocking form of
- * an operation on the same arguments. */
-#define ISSUE(blocking, nonblocking, ...)                                      \
-    do {                                                                       \
-        if (req)                                                               \
-            nonblocking(__VA_ARGS__, req);                                     \
-        else                                                                   \
-            blocking(__VA_ARGS__);                                             \
-    } while (0)
+/* Repetition i's arguments, for every form of the call (core/coll_calls.h):
+ * slot i of the buffers, the root of repetition i, the data type (the
+ * reduction type and MPI_SUM for reductions), X per rank. */
+void eb_coll_args_at(const eb_ctx *c, long i, eb_coll_args *a)
+{
+    const eb_coll_state *st = c->priv;
+    const eb_imb2021 *t = &c->opt->imb21;
+    int reduction = (c->bench->flags & EB_F_REDUCTION) != 0;
+    eb_dtype type = reduction ? t->red_data_type : t->data_type;
+    char *s = eb_sbuf(c, i), *r = eb_rbuf(c, i);
+    int root = eb_imb_root(c, i);
+    *a = (eb_coll_args){
+        .sbuf = s, .rbuf = r, .count = (eb_count)(c->x / eb_dtype_size(type)),
+        .type = eb_dtype_mpi(type),
+        .op = eb_sim_op(MPI_SUM), /* IMB's; in a simulation one that computes nothing */
+        .root = root, .input = s, .large = st->large,
+    };
+    /* the v variants both ways (X each at j*X), Reduce_scatter's split */
+    if (st->counts)
+        a->scounts = a->rcounts = st->counts, a->sdispls = a->rdispls = st->displs;
+    if (st->counts_c)
+        a->scounts_c = a->rcounts_c = st->counts_c, a->sdispls_c = a->rdispls_c = st->displs_c;
+    /* Bcast: the root sends from its send buffer, the others receive */
+    if (eb_coll_kind_of(c) == EB_COLL_BCAST && c->rank == root)
+        a->rbuf = s;
+}
 
 void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
 {
-    const eb_coll_state *st = c->priv;
-    char *s = eb_sbuf(c, i), *r = eb_rbuf(c, i);
-    const eb_imb2021 *t = &c->opt->imb21;
-    MPI_Datatype dt = eb_dtype_mpi(t->data_type), rt = eb_dtype_mpi(t->red_data_type);
-    /* x counts elements of the data type, nf of the reduction type */
-    int x = (int)(c->x / eb_dtype_size(t->data_type)), root = eb_imb_root(c, i),
-        nf = (int)(c->x / eb_dtype_size(t->red_data_type));
-    MPI_Comm comm = c->comm;
-    MPI_Op op = eb_sim_op(MPI_SUM); /* IMB's; in a simulation one that computes nothing */
-    switch (eb_coll_kind_of(c)) {
-    case EB_COLL_BCAST: /* the root sends from its send buffer, the others receive */
-        ISSUE(MPI_Bcast, MPI_Ibcast, c->rank == root ? s : r, x, dt, root, comm);
-        break;
-    case EB_COLL_ALLGATHER:
-        ISSUE(MPI_Allgather, MPI_Iallgather, s, x, dt, r, x, dt, comm);
-        break;
-    case EB_COLL_ALLGATHERV:
-        ISSUE(MPI_Allgatherv, MPI_Iallgatherv, s, x, dt, r, st->counts, st->displs,
-              dt, comm);
-        break;
-    case EB_COLL_GATHER:
-        ISSUE(MPI_Gather, MPI_Igather, s, x, dt, r, x, dt, root, comm);
-        break;
-    case EB_COLL_GATHERV:
-        ISSUE(MPI_Gatherv, MPI_Igatherv, s, x, dt, r, st->counts, st->displs, dt,
-              root, comm);
-        break;
-    case EB_COLL_SCATTER:
-        ISSUE(MPI_Scatter, MPI_Iscatter, s, x, dt, r, x, dt, root, comm);
-        break;
-    case EB_COLL_SCATTERV:
-        ISSUE(MPI_Scatterv, MPI_Iscatterv, s, st->counts, st->displs, dt, r, x, dt,
-              root, comm);
-        break;
-    case EB_COLL_ALLTOALL:
-        ISSUE(MPI_Alltoall, MPI_Ialltoall, s, x, dt, r, x, dt, comm);
-        break;
-    case EB_COLL_ALLTOALLV:
-        ISSUE(MPI_Alltoallv, MPI_Ialltoallv, s, st->counts, st->displs, dt, r, st->counts,
-              st->displs, dt, comm);
-        break;
-    case EB_COLL_REDUCE:
-        ISSUE(MPI_Reduce, MPI_Ireduce, s, r, nf, rt, op, root, comm);
-        break;
-    case EB_COLL_REDUCE_SCATTER:
-        ISSUE(MPI_Reduce_scatter, MPI_Ireduce_scatter, s, r, st->counts, rt, op, comm);
-        break;
-    case EB_COLL_ALLREDUCE:
-        ISSUE(MPI_Allreduce, MPI_Iallreduce, s, r, nf, rt, op, comm);
-        break;
-    case EB_COLL_BARRIER:
-        ISSUE(MPI_Barrier, MPI_Ibarrier, comm);
-        break;
-    case EB_COLL_REDUCE_LOCAL:
+    eb_coll_kind k = eb_coll_kind_of(c);
+    if (k == EB_COLL_REDUCE_LOCAL) { /* no communication, no nonblocking form */
+        const eb_imb2021 *t = &c->opt->imb21;
+        char *r = eb_rbuf(c, i);
         /* the checked pass gives the in-out operand a known value: this rank's
          * own data, so the result is twice it */
         if (c->checking)
             eb_fill_reduction(r, c->x, t->red_data_type, c->rank);
-        MPI_Reduce_local(s, r, nf, rt, op);
+        EB_COLL_CALL(((const eb_coll_state *)c->priv)->large, MPI_Reduce_local, eb_sbuf(c, i), r,
+                     (eb_count)(c->x / eb_dtype_size(t->red_data_type)),
+                     eb_dtype_mpi(t->red_data_type), eb_sim_op(MPI_SUM));
         if (req)
             *req = MPI_REQUEST_NULL;
-        break;
-    case EB_COLL_REDUCE_SCATTER_BLOCK: /* nf elements per rank, rank j's block at j*nf */
-        ISSUE(MPI_Reduce_scatter_block, MPI_Ireduce_scatter_block, s, r, nf, rt, op, comm);
-        break;
-    case EB_COLL_N:
-        break;
+        return;
     }
+    eb_coll_args a;
+    eb_coll_args_at(c, i, &a);
+    const eb_coll_forms *f = eb_coll_forms_of(eb_coll_mpi_call_of(k));
+    if (req)
+        f->start(&a, c->comm, req);
+    else
+        f->call(&a, c->comm);
 }
 
 /* Reduce_local's checked result: inoutbuf and inbuf both held this rank's
@@ -198,7 +226,7 @@ static long check_doubled(const void *p, size_t count, eb_dtype t, int rank)
 
 /* Defects of repetition i on this rank: every block at its offset carries
  * the pattern its sender wrote there; reductions equal the exact sum. */
-static long coll_check(eb_ctx *c, long i)
+long eb_coll_check(eb_ctx *c, long i)
 {
     const eb_coll_state *st = c->priv;
     const char *r = eb_rbuf(c, i);
@@ -237,7 +265,7 @@ static long coll_check(eb_ctx *c, long i)
         bad = eb_check_reduction(r, nf, rt, np, 0);
         break;
     case EB_COLL_REDUCE_SCATTER:
-        bad = eb_check_reduction(r, (size_t)st->counts[me], rt, np, (size_t)st->displs[me]);
+        bad = eb_check_reduction(r, st->count_of[me], rt, np, st->displ_of[me]);
         break;
     case EB_COLL_REDUCE_SCATTER_BLOCK:
         bad = eb_check_reduction(r, nf, rt, np, (size_t)me * nf);
@@ -252,30 +280,6 @@ static long coll_check(eb_ctx *c, long i)
     return bad;
 }
 
-/* What the operation decides for both families: rooted (root i % size),
- * reduction (MPI_FLOAT sums, lengths in floats), no data (no #bytes column),
- * and the buffer extents of the guide's memory table. */
-static const struct {
-    unsigned flags;
-    void (*extents)(size_t x, int np, size_t *s, size_t *r);
-} kind_traits[EB_COLL_N] = {
-    [EB_COLL_BCAST] = {EB_F_ROOT, NULL},
-    [EB_COLL_ALLGATHER] = {0, extents_gathered},
-    [EB_COLL_ALLGATHERV] = {0, extents_gathered},
-    [EB_COLL_GATHER] = {EB_F_ROOT, extents_gathered},
-    [EB_COLL_GATHERV] = {EB_F_ROOT, extents_gathered},
-    [EB_COLL_SCATTER] = {EB_F_ROOT, extents_scattered},
-    [EB_COLL_SCATTERV] = {EB_F_ROOT, extents_scattered},
-    [EB_COLL_ALLTOALL] = {0, extents_alltoall},
-    [EB_COLL_ALLTOALLV] = {0, extents_alltoall},
-    [EB_COLL_REDUCE] = {EB_F_REDUCTION | EB_F_ROOT, NULL},
-    [EB_COLL_REDUCE_SCATTER] = {EB_F_REDUCTION, NULL},
-    [EB_COLL_ALLREDUCE] = {EB_F_REDUCTION, NULL},
-    [EB_COLL_BARRIER] = {EB_F_NO_BYTES, NULL},
-    [EB_COLL_REDUCE_LOCAL] = {EB_F_REDUCTION, NULL},
-    [EB_COLL_REDUCE_SCATTER_BLOCK] = {EB_F_REDUCTION, extents_scattered},
-};
-
 void eb_coll_describe(eb_coll_bench *cb)
 {
     cb->b.cls = EB_COLLECTIVE;
@@ -283,10 +287,12 @@ void eb_coll_describe(eb_coll_bench *cb)
     if (cb->kind != EB_COLL_BARRIER)
         cb->b.flags |= EB_F_REP_SYNC;
     cb->b.extents = kind_traits[cb->kind].extents;
-    cb->b.prepare = coll_prepare;
+    if (is_vector(cb->kind))
+        cb->b.count_span = vector_span;
+    cb->b.prepare = eb_coll_prepare;
     /* a barrier moves no data: nothing to verify, its rows say "not checked" */
-    cb->b.check = cb->kind == EB_COLL_BARRIER ? NULL : coll_check;
-    cb->b.release = coll_release;
+    cb->b.check = cb->kind == EB_COLL_BARRIER ? NULL : eb_coll_check;
+    cb->b.release = eb_coll_release;
 }
 
 void eb_coll_register(eb_coll_bench *cb)
@@ -304,12 +310,14 @@ static void blocking_kernel(eb_ctx *c, long first, long n)
 }
 
 #define MPI1(nm, ord, k) \
-    {.b = {.component = "mpi1", .name = nm, .order = ord, .kernel = blocking_kernel}, .kind = k}
+    {.b = {.component = "mpi1", .name = nm, .order = ord, .kernel = blocking_kernel,  \
+           .large_counts = EB_MPI_LARGE_COUNT_COLL},                                  \
+     .kind = k}
 /* IMB 2021's additions run by name or -include only: without names effbench
  * runs the 4.0 guide's list (IMB 2021.11 runs them by default) */
 #define MPI1_BY_NAME(nm, ord, k)                                                        \
     {.b = {.component = "mpi1", .name = nm, .order = ord, .flags = EB_F_EXPLICIT_ONLY,  \
-           .kernel = blocking_kernel},                                                  \
+           .kernel = blocking_kernel, .large_counts = EB_MPI_LARGE_COUNT_COLL},         \
      .kind = k}
 
 /* IMB's default order (after the point-to-point benchmarks, Exchange 150). */

@@ -5,40 +5,49 @@
  *   largest t_ovrl;
  * - _pure (by name or -include): start + wait, t_min/t_max/t_avg.
  * The operations (arguments, root rotation, checks) are IMB-MPI1's, from
- * coll.c, started with their MPI-3 nonblocking calls. */
+ * coll.c, started with their MPI-3 nonblocking calls.  The overlap method
+ * (eb_nbc_overlap, nbc.h) serves IMB-MPI4's persistent requests too. */
 #include "imb/nbc.h"
 
 #include "core/driver.h"
 #include "core/imb2021_options.h"
+#include "core/mpi_features.h"
 #include "core/overlap.h"
 #include "core/registry.h"
 #include "imb/coll.h"
 
 #include <stdio.h>
 
+/* IMB-NBC's start: repetition i's MPI_I* call into the state's request. */
+static MPI_Request *nbc_start(eb_ctx *c, long i)
+{
+    eb_coll_state *st = c->priv;
+    eb_coll_call(c, i, &st->req);
+    return &st->req;
+}
+
+void eb_nbc_loop(eb_ctx *c, long first, long n, eb_nbc_start start)
+{
+    const eb_coll_state *st = c->priv;
+    for (long i = first; i < first + n; i++) {
+        MPI_Request *req = start(c, i);
+        if (st->cpu.passes > 0)
+            eb_cpu_run(&st->cpu);
+        MPI_Wait(req, MPI_STATUS_IGNORE);
+    }
+}
+
 /* Start + wait: the _pure kernel, and the overlap flavour's warm-up,
  * repetition probe and t_pure.  Once the overlap flavour has calibrated its
  * CPU work (the checked pass after the timing), the work runs between start
  * and wait, so -check verifies the data of overlapped operations. */
-static void nbc_kernel(eb_ctx *c, long first, long n)
-{
-    const eb_coll_state *st = c->priv;
-    MPI_Request req;
-    for (long i = first; i < first + n; i++) {
-        eb_coll_call(c, i, &req);
-        if (st->cpu.passes > 0)
-            eb_cpu_run(&st->cpu);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-    }
-}
+static void nbc_kernel(eb_ctx *c, long first, long n) { eb_nbc_loop(c, first, n, nbc_start); }
 
 enum { X_OVRL, X_PURE, X_CPU, X_OVERLAP };
 
-/* The overlap measurement of one row (after the driver's barriers). */
-static double overlap_measure(eb_ctx *c, long n)
+double eb_nbc_overlap(eb_ctx *c, long n, eb_nbc_start start)
 {
     eb_coll_state *st = c->priv;
-    MPI_Request req;
     /* IMB 2021's -sync 0|1: every repetition timed on its own (and a
      * barrier after each with -sync 1) in both loops */
     int per_rep = eb_imb2021_per_rep(c->opt, c->bench);
@@ -48,7 +57,7 @@ static double overlap_measure(eb_ctx *c, long n)
         t_pure = eb_imb2021_rep_loop(c, n);
     } else {
         double t0 = MPI_Wtime();
-        nbc_kernel(c, 0, n);
+        c->bench->kernel(c, 0, n);
         t_pure = (MPI_Wtime() - t0) / (double)n;
     }
 
@@ -61,9 +70,9 @@ static double overlap_measure(eb_ctx *c, long n)
     for (long i = 0; i < n; i++) {
         if (per_rep)
             t0 = MPI_Wtime();
-        eb_coll_call(c, i, &req);
+        MPI_Request *req = start(c, i);
         t_cpu += eb_cpu_run(&st->cpu);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        MPI_Wait(req, MPI_STATUS_IGNORE);
         if (per_rep) {
             t_ovrl += MPI_Wtime() - t0;
             eb_imb2021_after_rep(c);
@@ -81,7 +90,10 @@ static double overlap_measure(eb_ctx *c, long n)
     return t_ovrl;
 }
 
-static const eb_column overlap_columns[] = {
+/* The overlap measurement of one row (after the driver's barriers). */
+static double overlap_measure(eb_ctx *c, long n) { return eb_nbc_overlap(c, n, nbc_start); }
+
+const eb_column eb_nbc_overlap_columns[] = {
     {EB_COL_BYTES, "#bytes"},
     {EB_COL_REPS, "#repetitions"},
     {EB_COL_EXTRA + X_OVRL, "t_ovrl[usec]"},
@@ -92,7 +104,7 @@ static const eb_column overlap_columns[] = {
 };
 
 /* Ibarrier moves no data: no #bytes column. */
-static const eb_column overlap_columns_nobytes[] = {
+const eb_column eb_nbc_overlap_columns_nobytes[] = {
     {EB_COL_REPS, "#repetitions"},
     {EB_COL_EXTRA + X_OVRL, "t_ovrl[usec]"},
     {EB_COL_EXTRA + X_PURE, "t_pure[usec]"},
@@ -101,12 +113,13 @@ static const eb_column overlap_columns_nobytes[] = {
     {0, NULL},
 };
 
-#define NBC_COMMON(nm, ord) .component = "nbc", .name = nm, .order = ord, .kernel = nbc_kernel
+#define NBC_COMMON(nm, ord)                                                  \
+    .component = "nbc", .name = nm, .order = ord, .kernel = nbc_kernel,      \
+    .large_counts = EB_MPI_LARGE_COUNT_NBC
 
 #define OVERLAP(nm, ord, k)                                                             \
-    {.b = {NBC_COMMON(nm, ord), .columns = overlap_columns,                             \
-           .extra_json = {"t_ovrl_us", "t_pure_us", "t_cpu_us", "overlap_pct"},          \
-           .measure = overlap_measure},                                                 \
+    {.b = {NBC_COMMON(nm, ord), .columns = eb_nbc_overlap_columns,                      \
+           .extra_json = EB_NBC_OVERLAP_JSON, .measure = overlap_measure},              \
      .kind = k}
 
 #define PURE(nm, ord, k) {.b = {NBC_COMMON(nm, ord), .flags = EB_F_EXPLICIT_ONLY}, .kind = k}
@@ -130,9 +143,7 @@ static eb_coll_bench nbc_benches[] = {
     BOTH("Ibarrier", 220, EB_COLL_BARRIER),
 };
 
-/* IMB's header lines for nonblocking benchmarks: the kernel's undisturbed
- * rate at TARGET_CPU_SECS. */
-static void nbc_print_settings(const eb_imb_options *o)
+void eb_nbc_print_settings(const eb_imb_options *o)
 {
     (void)o;
     eb_cpu_work w = eb_cpu_calibrate(EB_NBC_TARGET_CPU_SECS);
@@ -153,7 +164,7 @@ static const eb_imb_family nbc_family = {
              .policy = EB_ITER_DYNAMIC, .secs = 10.0},
     .minmsglog = 0,
     .maxmsglog = 22,
-    .print_settings = nbc_print_settings,
+    .print_settings = eb_nbc_print_settings,
     .summary = "IMB-NBC: nonblocking collectives, overlap and pure communication time",
     .order = 40,
 };
@@ -165,7 +176,7 @@ EB_CONSTRUCTOR(register_nbc)
         eb_coll_bench *cb = &nbc_benches[i];
         eb_coll_describe(cb);
         if (cb->b.measure && (cb->b.flags & EB_F_NO_BYTES))
-            cb->b.columns = overlap_columns_nobytes; /* Ibarrier */
+            cb->b.columns = eb_nbc_overlap_columns_nobytes; /* Ibarrier */
         eb_register_bench(&cb->b);
     }
 }

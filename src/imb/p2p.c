@@ -6,6 +6,8 @@
  * variants (IMB 2021's names for the guide's kernels) MPI_ANY_SOURCE. */
 #include "core/bench.h"
 #include "core/imb2021_options.h"
+#include "core/large_count.h"
+#include "core/mpi_features.h"
 #include "core/registry.h"
 
 #define TAG 1000
@@ -14,21 +16,28 @@ static int partner(const eb_ctx *c) { return 1 - c->rank; }
 static int left(const eb_ctx *c) { return (c->rank - 1 + c->size) % c->size; }
 static int right(const eb_ctx *c) { return (c->rank + 1) % c->size; }
 
-/* The message: x bytes as elements of -data_type (MPI_BYTE by default). */
+/* The message: x bytes as elements of -data_type (MPI_BYTE by default),
+ * counted in eb_count; past INT_MAX elements the calls are MPI-4's _c ones. */
 static MPI_Datatype dtype(const eb_ctx *c) { return eb_dtype_mpi(c->opt->imb21.data_type); }
-static int count(const eb_ctx *c) { return (int)(c->x / eb_dtype_size(c->opt->imb21.data_type)); }
+static eb_count count(const eb_ctx *c)
+{
+    return (eb_count)(c->x / eb_dtype_size(c->opt->imb21.data_type));
+}
 
 static void pingpong(eb_ctx *c, long first, long n, int source)
 {
-    int peer = partner(c), x = count(c);
+    int peer = partner(c), big = eb_row_large(c);
+    eb_count x = count(c);
     MPI_Datatype dt = dtype(c);
     for (long i = first; i < first + n; i++) {
         if (c->rank == 0) {
-            MPI_Send(eb_sbuf(c, i), x, dt, peer, TAG, c->comm);
-            MPI_Recv(eb_rbuf(c, i), x, dt, source, TAG, c->comm, MPI_STATUS_IGNORE);
+            EB_P2P_CALL(big, MPI_Send, eb_sbuf(c, i), x, dt, peer, TAG, c->comm);
+            EB_P2P_CALL(big, MPI_Recv, eb_rbuf(c, i), x, dt, source, TAG, c->comm,
+                        MPI_STATUS_IGNORE);
         } else {
-            MPI_Recv(eb_rbuf(c, i), x, dt, source, TAG, c->comm, MPI_STATUS_IGNORE);
-            MPI_Send(eb_sbuf(c, i), x, dt, peer, TAG, c->comm);
+            EB_P2P_CALL(big, MPI_Recv, eb_rbuf(c, i), x, dt, source, TAG, c->comm,
+                        MPI_STATUS_IGNORE);
+            EB_P2P_CALL(big, MPI_Send, eb_sbuf(c, i), x, dt, peer, TAG, c->comm);
         }
     }
 }
@@ -38,12 +47,14 @@ static void pingpong_specific(eb_ctx *c, long first, long n) { pingpong(c, first
 
 static void pingping(eb_ctx *c, long first, long n, int source)
 {
-    int peer = partner(c), x = count(c);
+    int peer = partner(c), big = eb_row_large(c);
+    eb_count x = count(c);
     MPI_Datatype dt = dtype(c);
     MPI_Request req;
     for (long i = first; i < first + n; i++) {
-        MPI_Isend(eb_sbuf(c, i), x, dt, peer, TAG, c->comm, &req);
-        MPI_Recv(eb_rbuf(c, i), x, dt, source, TAG, c->comm, MPI_STATUS_IGNORE);
+        EB_P2P_CALL(big, MPI_Isend, eb_sbuf(c, i), x, dt, peer, TAG, c->comm, &req);
+        EB_P2P_CALL(big, MPI_Recv, eb_rbuf(c, i), x, dt, source, TAG, c->comm,
+                    MPI_STATUS_IGNORE);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
     }
 }
@@ -58,11 +69,12 @@ static long check_from_partner(eb_ctx *c, long i)
 
 static void sendrecv(eb_ctx *c, long first, long n)
 {
-    int x = count(c), l = left(c), r = right(c);
+    int l = left(c), r = right(c), big = eb_row_large(c);
+    eb_count x = count(c);
     MPI_Datatype dt = dtype(c);
     for (long i = first; i < first + n; i++)
-        MPI_Sendrecv(eb_sbuf(c, i), x, dt, r, TAG, eb_rbuf(c, i), x, dt, l, TAG,
-                     c->comm, MPI_STATUS_IGNORE);
+        EB_P2P_CALL(big, MPI_Sendrecv, eb_sbuf(c, i), x, dt, r, TAG, eb_rbuf(c, i), x, dt, l,
+                    TAG, c->comm, MPI_STATUS_IGNORE);
 }
 
 static long check_sendrecv(eb_ctx *c, long i)
@@ -81,15 +93,16 @@ static void exchange_extents(size_t x, int np, size_t *s_len, size_t *r_len)
 
 static void exchange(eb_ctx *c, long first, long n)
 {
-    int x = count(c), l = left(c), r = right(c);
+    int l = left(c), r = right(c), big = eb_row_large(c);
+    eb_count x = count(c);
     MPI_Datatype dt = dtype(c);
     MPI_Request req[2];
     for (long i = first; i < first + n; i++) {
         char *s = eb_sbuf(c, i), *rb = eb_rbuf(c, i);
-        MPI_Isend(s, x, dt, r, TAG, c->comm, &req[0]);
-        MPI_Isend(s + c->x, x, dt, l, TAG, c->comm, &req[1]);
-        MPI_Recv(rb, x, dt, l, TAG, c->comm, MPI_STATUS_IGNORE);
-        MPI_Recv(rb + c->x, x, dt, r, TAG, c->comm, MPI_STATUS_IGNORE);
+        EB_P2P_CALL(big, MPI_Isend, s, x, dt, r, TAG, c->comm, &req[0]);
+        EB_P2P_CALL(big, MPI_Isend, s + c->x, x, dt, l, TAG, c->comm, &req[1]);
+        EB_P2P_CALL(big, MPI_Recv, rb, x, dt, l, TAG, c->comm, MPI_STATUS_IGNORE);
+        EB_P2P_CALL(big, MPI_Recv, rb + c->x, x, dt, r, TAG, c->comm, MPI_STATUS_IGNORE);
         MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     }
 }
@@ -102,27 +115,30 @@ static long check_exchange(eb_ctx *c, long i)
     return eb_check_pattern(rb, c->x, left(c), 0) + eb_check_pattern(rb + c->x, c->x, right(c), c->x);
 }
 
+/* Past INT_MAX elements the kernels make MPI_Send_c and the other _c calls. */
+#define MPI1_P2P .component = "mpi1", .large_counts = EB_MPI_LARGE_COUNT
+
 static const eb_bench p2p_benches[] = {
-    {.component = "mpi1", .name = "PingPong", .order = 100, .cls = EB_SINGLE_TRANSFER,
+    {MPI1_P2P, .name = "PingPong", .order = 100, .cls = EB_SINGLE_TRANSFER,
      .fixed_procs = 2, .nmsg = 1, .time_divisor = 2, .kernel = pingpong_any,
      .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPongSpecificSource", .order = 110,
+    {MPI1_P2P, .name = "PingPongSpecificSource", .order = 110,
      .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .time_divisor = 2, .kernel = pingpong_specific, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPongAnySource", .order = 115,
+    {MPI1_P2P, .name = "PingPongAnySource", .order = 115,
      .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .time_divisor = 2, .kernel = pingpong_any, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPing", .order = 120, .cls = EB_SINGLE_TRANSFER,
+    {MPI1_P2P, .name = "PingPing", .order = 120, .cls = EB_SINGLE_TRANSFER,
      .fixed_procs = 2, .nmsg = 1, .kernel = pingping_any, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPingSpecificSource", .order = 130,
+    {MPI1_P2P, .name = "PingPingSpecificSource", .order = 130,
      .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .kernel = pingping_specific, .check = check_from_partner},
-    {.component = "mpi1", .name = "PingPingAnySource", .order = 135,
+    {MPI1_P2P, .name = "PingPingAnySource", .order = 135,
      .cls = EB_SINGLE_TRANSFER, .flags = EB_F_EXPLICIT_ONLY, .fixed_procs = 2, .nmsg = 1,
      .kernel = pingping_any, .check = check_from_partner},
-    {.component = "mpi1", .name = "Sendrecv", .order = 140, .cls = EB_PARALLEL_TRANSFER,
+    {MPI1_P2P, .name = "Sendrecv", .order = 140, .cls = EB_PARALLEL_TRANSFER,
      .nmsg = 2, .kernel = sendrecv, .check = check_sendrecv},
-    {.component = "mpi1", .name = "Exchange", .order = 150, .cls = EB_PARALLEL_TRANSFER,
+    {MPI1_P2P, .name = "Exchange", .order = 150, .cls = EB_PARALLEL_TRANSFER,
      .nmsg = 4, .extents = exchange_extents, .kernel = exchange, .check = check_exchange},
 };
 

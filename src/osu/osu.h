@@ -62,7 +62,8 @@ typedef struct osu_options {
     int print_rate;       /* -R 0|1 */
     int pairs;            /* -p (osu_mbw_mr): 0 = numprocs / 2 */
     int num_probes;       /* -t (non-blocking collectives: MPI_Test calls) */
-    int senders, receivers; /* -t [S:]R (osu_latency_mp): processes per side */
+    int senders, receivers; /* -t [S:]R (osu_latency_mp, osu_latency_mt): processes or threads
+                             * per side; senders -1: -t R alone */
     size_t mem_limit;     /* -M */
     int buf_multiple;     /* -b multiple */
     int in_place;         /* -l */
@@ -128,6 +129,7 @@ struct osu_prog {
     int one_row;            /* one row per -T datatype, of the datatype's size (fetch_and_op, compare_and_swap) */
     const char *usage;      /* -h's first line(s) when not "Usage: NAME [options]\nOptions:\n" */
     int mem_limit;          /* collectives: -M limits max_size (1) or max_size * procs (2) */
+    int threads;            /* runs threads: MPI_Init_thread asks MPI_THREAD_MULTIPLE, -t counts threads */
     /* Optional printers for formats of their own (rank 0, stdout); NULL: the
      * kind's (osu_text.c).  preamble: what comes before the first table
      * (the title included); header: a table's column line; row: a row. */

@@ -1,5 +1,5 @@
 /* OSU's collectives, every form (docs/osu/collectives.md, docs/osu/nbc.md):
- * one table of MPI collective calls (osu_coll_calls.c), each written once
+ * the shared table of MPI collective calls (core/coll_calls.c), each written once
  * as a blocking call, a non-blocking start (MPI_I*) and (MPI-4) a
  * persistent *_init, on one argument record, so a program is a descriptor
  * row:
@@ -8,7 +8,7 @@
  *     -> osu_coll_args.c: buffers (coll_setup), counts and displacements for
  *        the size (coll_layout), one call's arguments for a root (-k) and -l
  *        (coll_args_for)
- *     -> coll_call_of(kind)->call, ->start or ->init
+ *     -> eb_coll_forms_of(kind)->call, ->start or ->init (core/coll_calls.h)
  *     -> osu_coll_check.c: the checked pass's data, per data flow
  *
  * The loops stay with their programs: osu_coll.c (blocking),
@@ -18,31 +18,8 @@
 #ifndef EB_OSU_COLL_H
 #define EB_OSU_COLL_H
 
+#include "core/coll_calls.h"
 #include "osu/osu.h"
-
-typedef enum {
-    COLL_ALLGATHER, COLL_ALLGATHERV, COLL_ALLREDUCE, COLL_ALLTOALL, COLL_ALLTOALLV,
-    COLL_ALLTOALLW, COLL_BARRIER, COLL_BCAST, COLL_GATHER, COLL_GATHERV, COLL_REDUCE,
-    COLL_REDUCE_SCATTER, COLL_REDUCE_SCATTER_BLOCK, COLL_SCATTER, COLL_SCATTERV,
-    COLL_NEIGHBOR_ALLGATHER, COLL_NEIGHBOR_ALLGATHERV, COLL_NEIGHBOR_ALLTOALL,
-    COLL_NEIGHBOR_ALLTOALLV, COLL_NEIGHBOR_ALLTOALLW
-} coll_kind;
-
-/* How data moves: decides the buffer extents, what -l means and what the
- * checked pass expects.  The v and w variants move data as their plain call. */
-typedef enum {
-    FLOW_NONE,           /* barrier */
-    FLOW_BCAST,          /* root's block to every rank */
-    FLOW_GATHER,         /* every rank's block to the root */
-    FLOW_ALLGATHER,      /* every rank's block to every rank */
-    FLOW_SCATTER,        /* block j of the root to rank j */
-    FLOW_ALLTOALL,       /* block j of rank i to block i of rank j */
-    FLOW_REDUCE,         /* element-wise sums at the root */
-    FLOW_ALLREDUCE,      /* element-wise sums at every rank */
-    FLOW_REDUCE_SCATTER, /* element-wise sums, rank j keeps its part */
-    FLOW_NHBR_ALLGATHER, /* a rank's block to each out-neighbour */
-    FLOW_NHBR_ALLTOALL,  /* block k of a rank to its k-th out-neighbour */
-} coll_flow;
 
 /* Where OSU puts the barrier of an iteration (outside the timing). */
 typedef enum { SYNC_AFTER, SYNC_BEFORE, SYNC_NONE } coll_sync;
@@ -50,25 +27,11 @@ typedef enum { SYNC_AFTER, SYNC_BEFORE, SYNC_NONE } coll_sync;
 /* A program: OSU's descriptor, first, so c->prog leads back here. */
 typedef struct {
     osu_prog prog;
-    coll_kind kind;
+    eb_coll_mpi_call kind;
     int pre_barrier;      /* OSU's barrier before a size's iterations */
     coll_sync sync;
     int ignores_in_place; /* persistent programs that take -l and do not use it (as OSU) */
 } coll_prog;
-
-/* One call's arguments (unused ones are ignored by the call). */
-typedef struct {
-    const void *sbuf;
-    void *rbuf;
-    int count;            /* elements per block */
-    MPI_Datatype type;
-    const int *scounts, *sdispls, *rcounts, *rdispls; /* v variants, reduce_scatter */
-    const int *wdispls;   /* alltoallw: byte displacements (send = receive) */
-    const MPI_Aint *adispls; /* neighbor_alltoallw: the same, as MPI_Aint */
-    const MPI_Datatype *types;      /* the w variants */
-    int root;
-    const void *input;    /* where this rank's data to send lies (s or r) */
-} coll_args;
 
 /* A program's state on every rank (c->priv). */
 typedef struct {
@@ -79,7 +42,7 @@ typedef struct {
     int *scounts, *sdispls, *rcounts, *rdispls, *wdispls;
     MPI_Aint *adispls;
     MPI_Datatype *types;
-    coll_args a;          /* the current call's */
+    eb_coll_args a;       /* the current call's */
     MPI_Request req;      /* persistent programs: the current size's */
     /* the neighbourhood (osu_nhbr_topo.c); 0 / NULL otherwise */
     int indegree, outdegree;
@@ -88,22 +51,10 @@ typedef struct {
     double create_us;     /* MPI_Dist_graph_create_adjacent, average over ranks */
 } coll_state;
 
-typedef struct {
-    coll_flow flow;
-    int rooted;
-    void (*call)(const coll_args *a, MPI_Comm comm);
-    void (*start)(const coll_args *a, MPI_Comm comm, MPI_Request *req);
-#ifdef EB_HAVE_MPI_ALLREDUCE_INIT
-    void (*init)(const coll_args *a, MPI_Comm comm, MPI_Request *req);
-#endif
-} coll_call;
-
-const coll_call *coll_call_of(coll_kind kind);
-
 static inline const coll_prog *coll_prog_of(const osu_ctx *c) { return (const coll_prog *)c->prog; }
-static inline const coll_call *coll_call_for(const osu_ctx *c)
+static inline const eb_coll_forms *coll_call_for(const osu_ctx *c)
 {
-    return coll_call_of(coll_prog_of(c)->kind);
+    return eb_coll_forms_of(coll_prog_of(c)->kind);
 }
 
 /* osu_coll_args.c.  coll_setup: the checks of -k and -D and buffers for the

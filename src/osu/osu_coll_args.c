@@ -1,6 +1,6 @@
 /* The buffers, counts and displacements OSU 7.4 gives its collectives, the
- * root of -k and MPI_IN_PLACE of -l: one argument record (coll_args) per
- * call, for every form of the call (osu_coll_calls.c). */
+ * root of -k and MPI_IN_PLACE of -l: one argument record (eb_coll_args) per
+ * call, for every form of the call (core/coll_calls.c). */
 #include "osu/osu_coll.h"
 
 #include "core/error.h"
@@ -11,18 +11,18 @@
 /* Bytes of the send and receive buffers for one block of `max` bytes and np
  * peers, as OSU allocates them (the scatters' receive buffer holds all
  * blocks: -l's root sends from it). */
-static void extents(coll_flow flow, size_t max, int np, size_t *s, size_t *r)
+static void extents(eb_coll_flow flow, size_t max, int np, size_t *s, size_t *r)
 {
     size_t all = max * (size_t)np;
     switch (flow) {
-    case FLOW_NONE: *s = *r = 0; break;
-    case FLOW_BCAST: *s = 0, *r = max; break;
-    case FLOW_GATHER:
-    case FLOW_NHBR_ALLGATHER:
-    case FLOW_ALLGATHER: *s = max, *r = all; break;
-    case FLOW_SCATTER:
-    case FLOW_NHBR_ALLTOALL:
-    case FLOW_ALLTOALL: *s = *r = all; break;
+    case EB_FLOW_NONE: *s = *r = 0; break;
+    case EB_FLOW_BCAST: *s = 0, *r = max; break;
+    case EB_FLOW_GATHER:
+    case EB_FLOW_NHBR_ALLGATHER:
+    case EB_FLOW_ALLGATHER: *s = max, *r = all; break;
+    case EB_FLOW_SCATTER:
+    case EB_FLOW_NHBR_ALLTOALL:
+    case EB_FLOW_ALLTOALL: *s = *r = all; break;
     default: *s = *r = max; break; /* reductions */
     }
 }
@@ -39,7 +39,7 @@ int coll_alloc(osu_ctx *c, int peers, char *err, size_t n)
 {
     coll_state *st = c->priv;
     const osu_options *o = c->o;
-    coll_flow flow = coll_call_for(c)->flow;
+    eb_coll_flow flow = coll_call_for(c)->flow;
     st->peers = peers > 0 ? peers : 1;
     extents(flow, o->max_size, st->peers, &st->s_len, &st->r_len);
     if (st->r_len > INT_MAX || st->s_len > INT_MAX)
@@ -47,7 +47,7 @@ int coll_alloc(osu_ctx *c, int peers, char *err, size_t n)
                       "counts: lower -m", c->prog->name, o->max_size, st->peers);
     st->s = osu_alloc(st->s_len);
     st->r = osu_alloc(st->r_len);
-    if (flow == FLOW_REDUCE && o->in_place)
+    if (flow == EB_FLOW_REDUCE && o->in_place)
         st->spare = osu_alloc(st->r_len);
     size_t np = (size_t)st->peers;
     st->scounts = eb_calloc(np, sizeof *st->scounts);
@@ -120,8 +120,8 @@ void coll_layout(osu_ctx *c)
         st->adispls[j] = st->wdispls[j];
         st->types[j] = c->dtype;
     }
-    if (cp->kind == COLL_REDUCE_SCATTER || cp->kind == COLL_REDUCE_SCATTER_BLOCK)
-        reduce_scatter_parts(c, cp->kind == COLL_REDUCE_SCATTER_BLOCK, st->rcounts);
+    if (cp->kind == EB_CALL_REDUCE_SCATTER || cp->kind == EB_CALL_REDUCE_SCATTER_BLOCK)
+        reduce_scatter_parts(c, cp->kind == EB_CALL_REDUCE_SCATTER_BLOCK, st->rcounts);
 }
 
 int coll_root(const osu_ctx *c, long i)
@@ -133,27 +133,27 @@ int coll_root(const osu_ctx *c, long i)
  * MPI_IN_PLACE from every rank (the data in the receive buffer); gathers
  * and scatters only at the root (a gather's other ranks pass no receive
  * buffer); Reduce's other ranks send from their receive buffer. */
-static void in_place(const osu_ctx *c, coll_flow flow, coll_state *st, coll_args *a)
+static void in_place(const osu_ctx *c, eb_coll_flow flow, coll_state *st, eb_coll_args *a)
 {
     int root = c->rank == a->root;
     switch (flow) {
-    case FLOW_ALLGATHER:
-    case FLOW_ALLTOALL:
-    case FLOW_ALLREDUCE:
-    case FLOW_REDUCE_SCATTER:
+    case EB_FLOW_ALLGATHER:
+    case EB_FLOW_ALLTOALL:
+    case EB_FLOW_ALLREDUCE:
+    case EB_FLOW_REDUCE_SCATTER:
         a->sbuf = MPI_IN_PLACE, a->input = st->r;
         break;
-    case FLOW_GATHER:
+    case EB_FLOW_GATHER:
         if (root)
             a->sbuf = MPI_IN_PLACE, a->input = st->r;
         else
             a->rbuf = NULL;
         break;
-    case FLOW_SCATTER:
+    case EB_FLOW_SCATTER:
         if (root)
             a->sbuf = st->r, a->rbuf = MPI_IN_PLACE, a->input = st->r;
         break;
-    case FLOW_REDUCE:
+    case EB_FLOW_REDUCE:
         /* OSU passes the receive buffer twice off the root: a spare one here,
          * as MPI forbids aliased arguments */
         if (root)
@@ -171,13 +171,13 @@ void coll_args_for(osu_ctx *c, int root)
 {
     coll_state *st = c->priv;
     const coll_prog *cp = coll_prog_of(c);
-    coll_flow flow = coll_call_of(cp->kind)->flow;
-    st->a = (coll_args){
-        .sbuf = st->s, .rbuf = st->r, .count = (int)c->count, .type = c->dtype,
+    eb_coll_flow flow = eb_coll_forms_of(cp->kind)->flow;
+    st->a = (eb_coll_args){
+        .sbuf = st->s, .rbuf = st->r, .count = (int)c->count, .type = c->dtype, .op = MPI_SUM,
         .scounts = st->scounts, .sdispls = st->sdispls, .rcounts = st->rcounts,
         .rdispls = st->rdispls, .wdispls = st->wdispls, .adispls = st->adispls,
         .types = st->types, .root = root,
-        .input = flow == FLOW_BCAST ? st->r : st->s,
+        .input = flow == EB_FLOW_BCAST ? st->r : st->s,
     };
     if (c->o->in_place && !cp->ignores_in_place)
         in_place(c, flow, st, &st->a);

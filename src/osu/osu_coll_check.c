@@ -12,13 +12,13 @@
 #include "core/buffers.h"
 
 /* Personalised calls: each receiver gets a block of its own. */
-static int personalised(coll_flow f)
+static int personalised(eb_coll_flow f)
 {
-    return f == FLOW_SCATTER || f == FLOW_ALLTOALL || f == FLOW_NHBR_ALLTOALL;
+    return f == EB_FLOW_SCATTER || f == EB_FLOW_ALLTOALL || f == EB_FLOW_NHBR_ALLTOALL;
 }
 
 /* The pattern of a block from `from` to `to` (np ranks). */
-static int block_id(coll_flow flow, int from, int to, int np)
+static int block_id(eb_coll_flow flow, int from, int to, int np)
 {
     return personalised(flow) ? from * np + to : from;
 }
@@ -58,20 +58,20 @@ static long check_sums(const void *p, MPI_Datatype t, size_t first, size_t count
     return bad;
 }
 
-static int is_reduction(coll_flow f)
+static int is_reduction(eb_coll_flow f)
 {
-    return f == FLOW_REDUCE || f == FLOW_ALLREDUCE || f == FLOW_REDUCE_SCATTER;
+    return f == EB_FLOW_REDUCE || f == EB_FLOW_ALLREDUCE || f == EB_FLOW_REDUCE_SCATTER;
 }
 
 void coll_fill(osu_ctx *c, long i)
 {
     coll_state *st = c->priv;
-    const coll_args *a = &st->a;
-    coll_flow flow = coll_call_for(c)->flow;
+    const eb_coll_args *a = &st->a;
+    eb_coll_flow flow = coll_call_for(c)->flow;
     int me = c->rank, np = c->size;
     size_t blk = c->count * (size_t)c->dtype_size;
     char *input = (char *)a->input;
-    if (flow == FLOW_NONE)
+    if (flow == EB_FLOW_NONE)
         return;
     /* what arrives must overwrite what is there; the input (possibly in the
      * receive buffer, -l) is written after */
@@ -80,9 +80,9 @@ void coll_fill(osu_ctx *c, long i)
         fill_elements(input, c->dtype, c->count, me, i);
         return;
     }
-    if ((flow == FLOW_BCAST || flow == FLOW_SCATTER) && me != a->root)
+    if ((flow == EB_FLOW_BCAST || flow == EB_FLOW_SCATTER) && me != a->root)
         return; /* only the root sends */
-    if (flow == FLOW_NHBR_ALLTOALL) { /* block k to the k-th out-neighbour */
+    if (flow == EB_FLOW_NHBR_ALLTOALL) { /* block k to the k-th out-neighbour */
         for (int k = 0; k < st->outdegree; k++)
             osu_fill(input + (size_t)k * blk, blk, block_id(flow, me, st->destinations[k], np),
                      i);
@@ -94,13 +94,13 @@ void coll_fill(osu_ctx *c, long i)
         return;
     }
     /* in place, a gathering rank's own block sits at its slot */
-    size_t at = input == st->r && flow != FLOW_BCAST ? (size_t)me * blk : 0;
+    size_t at = input == st->r && flow != EB_FLOW_BCAST ? (size_t)me * blk : 0;
     osu_fill(input + at, blk, block_id(flow, me, me, np), i);
 }
 
 /* Bytes that differ from their senders' patterns in the np blocks at p,
  * block j from rank j (gathers, all-to-all). */
-static long verify_blocks(const osu_ctx *c, coll_flow flow, const char *p, long i)
+static long verify_blocks(const osu_ctx *c, eb_coll_flow flow, const char *p, long i)
 {
     int me = c->rank, np = c->size;
     size_t blk = c->count * (size_t)c->dtype_size;
@@ -111,7 +111,7 @@ static long verify_blocks(const osu_ctx *c, coll_flow flow, const char *p, long 
 }
 
 /* The same for the indegree blocks from the neighbourhood's sources. */
-static long verify_neighbours(const osu_ctx *c, coll_flow flow, long i)
+static long verify_neighbours(const osu_ctx *c, eb_coll_flow flow, long i)
 {
     const coll_state *st = c->priv;
     size_t blk = c->count * (size_t)c->dtype_size;
@@ -125,30 +125,30 @@ static long verify_neighbours(const osu_ctx *c, coll_flow flow, long i)
 long coll_verify(const osu_ctx *c, long i)
 {
     const coll_state *st = c->priv;
-    const coll_args *a = &st->a;
-    coll_flow flow = coll_call_for(c)->flow;
+    const eb_coll_args *a = &st->a;
+    eb_coll_flow flow = coll_call_for(c)->flow;
     int me = c->rank, np = c->size, root = me == a->root;
     size_t blk = c->count * (size_t)c->dtype_size;
     switch (flow) {
-    case FLOW_BCAST:
+    case EB_FLOW_BCAST:
         return osu_verify(st->r, blk, block_id(flow, a->root, me, np), i);
-    case FLOW_GATHER:
+    case EB_FLOW_GATHER:
         return root ? verify_blocks(c, flow, st->r, i) : 0;
-    case FLOW_ALLGATHER:
-    case FLOW_ALLTOALL:
+    case EB_FLOW_ALLGATHER:
+    case EB_FLOW_ALLTOALL:
         return verify_blocks(c, flow, st->r, i);
-    case FLOW_SCATTER: { /* -l: the root's own block stays at its slot */
+    case EB_FLOW_SCATTER: { /* -l: the root's own block stays at its slot */
         const char *p = a->rbuf == MPI_IN_PLACE ? st->r + (size_t)me * blk : st->r;
         return osu_verify(p, blk, block_id(flow, a->root, me, np), i);
     }
-    case FLOW_NHBR_ALLGATHER:
-    case FLOW_NHBR_ALLTOALL:
+    case EB_FLOW_NHBR_ALLGATHER:
+    case EB_FLOW_NHBR_ALLTOALL:
         return verify_neighbours(c, flow, i);
-    case FLOW_REDUCE:
+    case EB_FLOW_REDUCE:
         return root ? check_sums(st->r, c->dtype, 0, c->count, np, i) : 0;
-    case FLOW_ALLREDUCE:
+    case EB_FLOW_ALLREDUCE:
         return check_sums(st->r, c->dtype, 0, c->count, np, i);
-    case FLOW_REDUCE_SCATTER: {
+    case EB_FLOW_REDUCE_SCATTER: {
         size_t first = 0;
         for (int j = 0; j < me; j++)
             first += (size_t)st->rcounts[j];

@@ -57,7 +57,7 @@ enum { T_OVERALL, T_COMPUTE, T_TEST, T_WAIT, T_INIT, T_PURE, T_N };
 static void overlapped(osu_ctx *c, double comm_s, double sum[T_N])
 {
     coll_state *st = c->priv;
-    const coll_call *call = coll_call_for(c);
+    const eb_coll_forms *call = coll_call_for(c);
     MPI_Barrier(c->comm);
     for (long i = 0; i < c->skip + c->iterations; i++) {
         MPI_Request req;

@@ -22,7 +22,7 @@ static const struct {
     {'W', "window-size", required_argument, "SIZE - messages in flight before a synchronisation"},
     {'t', "num-test-calls", required_argument, "CALLS - MPI_Test calls during the compute "
                                                "(non-blocking collectives); [S:]R processes "
-                                               "per side (osu_latency_mp)"},
+                                               "(osu_latency_mp), threads (osu_latency_mt)"},
     {'i', "iterations", required_argument, "ITER - timed iterations (large messages too)"},
     {'x', "warmup", required_argument, "ITER - warm-up iterations (large messages too)"},
     {'a', "array-size", required_argument, "SIZE - device array size (accelerators: not built)"},
@@ -91,7 +91,8 @@ static void osu_defaults(const osu_prog *p, osu_options *o)
     o->nhbr_rad = 1;
     o->ddt_block = 4;
     o->ddt_stride = 8;
-    o->senders = o->receivers = 2;
+    o->senders = p->threads ? -1 : 2; /* osu_latency_mt: 1 sender thread, unless -t S:R */
+    o->receivers = 2;
     o->win = (osu_win)p->default_win;
     o->sync = (osu_sync)p->default_sync;
 }
@@ -349,7 +350,8 @@ static int take(const osu_prog *p, osu_options *o, int c, const char *arg, char 
             char buf[32];
             snprintf(buf, sizeof buf, "%.*s", colon ? (int)(colon - arg) : 0, arg);
             if ((colon && whole(buf, 1, 127, &s)) || whole(colon ? colon + 1 : arg, 1, 127, &r))
-                return bad(err, n, "Invalid Number of Processes", c, arg);
+                return bad(err, n, p->threads ? "Invalid Number of Threads"
+                                              : "Invalid Number of Processes", c, arg);
             o->receivers = (int)r;
             o->senders = colon ? (int)s : -1;
             return 0;

@@ -15,7 +15,9 @@
 #include "osu/osu_options.h"
 #include "osu/osu_text.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +71,37 @@ static void apply_mem_limit(const osu_prog *p, osu_options *o, int np, int rank)
                         "for higher message sizes.\n", o->max_size);
 }
 
+/* Counts past INT_MAX: OSU 7.4 computes them in int and would overflow; effbench's OSU
+ * programs make the same int-count calls and refuse such a -m before anything runs
+ * (for the gathering and all-to-all programs, -M's np * size counts too). */
+static void refuse_large_counts(const osu_prog *p, const osu_options *o, int np)
+{
+    if (p->no_size || p->one_row)
+        return;
+    for (int d = 0; d < o->ndtypes; d++) {
+        int ts;
+        MPI_Type_size(o->dtypes[d], &ts);
+        size_t elems = o->max_size / (size_t)(ts > 0 ? ts : 1);
+        size_t span = p->mem_limit == 2 ? elems * (size_t)np : elems;
+        if (span <= (size_t)INT_MAX)
+            continue;
+        char name[MPI_MAX_OBJECT_NAME] = "", lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+        char msg[EB_ERRLEN + 2 * MPI_MAX_OBJECT_NAME];
+        int len;
+        MPI_Type_get_name(o->dtypes[d], name, &len);
+        MPI_Get_library_version(lib, &len);
+        lib[strcspn(lib, "\n,")] = '\0';
+        snprintf(msg, sizeof msg,
+                 "%s on %d processes at -m %zu: its MPI calls need a count of %zu elements "
+                 "(%s%s), past MPI's int limit of %d (2^31-1) elements; effbench's OSU "
+                 "programs make int-count calls, as OSU 7.4's do (MPI library: %s): use a "
+                 "smaller -m",
+                 p->name, np, o->max_size, span, name,
+                 p->mem_limit == 2 ? ", every process's block" : "", INT_MAX, lib);
+        eb_exit_all(EB_EXIT_USAGE, msg);
+    }
+}
+
 static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
 {
     osu_state *st = state;
@@ -101,6 +134,7 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
     if (eb_mpi_refusal(need, what, msg, sizeof msg))
         eb_exit_all(EB_EXIT_USAGE, msg);
     apply_mem_limit(p, &st->o, run->procs, run->rank);
+    refuse_large_counts(p, &st->o, run->procs);
     run->json_path = st->o.json_path;
     run->resume = st->o.resume;
     run->check = st->o.validate;
@@ -355,6 +389,15 @@ static int osu_main(const eb_component *self, int argc, char **argv)
 
 static int osu_claims(const char *prog) { return osu_find(prog) != NULL; }
 
+/* Before MPI_Init: a threaded program (osu_latency_mt) asks MPI_THREAD_MULTIPLE. */
+static int osu_thread_level(int argc, char **argv)
+{
+    const char *prog = strrchr(argv[0], '/');
+    prog = prog ? prog + 1 : argv[0];
+    const osu_prog *p = osu_find(!strcmp(prog, "osu") && argc > 1 ? argv[1] : prog);
+    return p && p->threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+}
+
 /* `effbench --list-json`: every program, with OSU's type, its process rule,
  * the MPI calls it needs (missing ones: "refused" and the reason). */
 static void osu_list_json(const eb_component *self, eb_json *benchmarks)
@@ -373,7 +416,7 @@ static void osu_list_json(const eb_component *self, eb_json *benchmarks)
         eb_json_str(benchmarks, "optstring", p->optstring);
         eb_json_bool(benchmarks, "even_procs", p->even_procs);
         eb_json_array(benchmarks, "needs");
-        for (unsigned f = 1; f <= EB_MPI_LARGE_COUNT; f <<= 1)
+        for (unsigned f = 1; f <= EB_MPI_FEATURE_LAST; f <<= 1)
             if (p->needs & f)
                 eb_json_str(benchmarks, NULL, eb_mpi_feature_call((eb_mpi_feature)f));
         eb_json_close(benchmarks);
@@ -392,6 +435,7 @@ static const eb_component osu_component = {
     .order = 70,
     .main = osu_main,
     .claims = osu_claims,
+    .thread_level = osu_thread_level,
     .list_json = osu_list_json,
 };
 

@@ -13,18 +13,18 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "mpi"))
 CLUSTER = ROOT / "scripts" / "cluster"
 RSH = ROOT / "scripts" / "cluster-rsh"
-BUILD = ROOT / "build"
-BUILD_MPICH = ROOT / "build-mpich"
 SHARED = pathlib.Path("/var/tmp/effbench-cluster-tests")  # seen by every node, unlike /tmp
 NET = "10.213.0.0/24"
 
+from effb import LIBRARIES  # noqa: E402  (scripts/mpi-libraries.conf's one reader)
+
+# Open MPI 4.1's settings on this machine (scripts/mpi-libraries.conf; among them
+# mpi_yield_when_idle: the emulated nodes share the cores, and busy-polling ranks would take
+# turns only at the scheduler's tick, measured as latency), and the emulated network's subnet
+BUILD = ROOT / LIBRARIES["openmpi"]["build"]
+BUILD_MPICH = ROOT / LIBRARIES["mpich"]["build"]
 RUN_ENV = {
-    "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-    "OMPI_MCA_btl_vader_single_copy_mechanism": "none", "OMPI_MCA_osc": "pt2pt",
-    "OMPI_MCA_rmaps_base_oversubscribe": "1",
-    # the emulated nodes share this machine's cores: ranks that busy-poll take turns only at
-    # the scheduler's tick (4 ms), which would be measured as latency
-    "OMPI_MCA_mpi_yield_when_idle": "1",
+    **LIBRARIES["openmpi"]["env"],
     "OMPI_MCA_btl_tcp_if_include": NET, "OMPI_MCA_oob_tcp_if_include": NET,
 }
 

@@ -73,8 +73,11 @@ CASES = [
     (["IMB-MPI1", "-load", "conf.yaml"], "-load: IMB's YAML configuration files need a yaml-cpp build; "
                                          "effbench has none: give the options on the command line"),
     (["IMB-NBC", "-data_type", "int"], "-data_type: IMB-NBC has no such option in IMB 2021.11 (IMB-MPI1 has it)"),
+    (["IMB-MPI4", "-window_size", "8"], "-window_size: IMB-MPI4 has no such option in IMB 2021.11 "
+                                        "(IMB-MPI1 has it)"),
+    (["IMB-MPI4", "-msglog", "3:2"], "-msglog 3:2: minlog 3 is larger than maxlog 2"),
     (["IMB-EXT", "-sync", "1"], "-sync 0|1: IMB-EXT has no such option in IMB 2021.11 "
-                                "(IMB-MPI1, IMB-NBC and IMB-RMA have it)"),
+                                "(IMB-MPI1, IMB-NBC, IMB-RMA and IMB-MPI4 have it)"),
     (["IMB-RMA", "-aggregate_mode", "both"], "-aggregate_mode both: expected aggregate, non_aggregate or multi"),
     (["IMB-IO", "-warm_up", "maybe"], "-warm_up maybe: expected on or off (1|enable|yes, 0|disable|no)"),
     (["effbench", "mpi2"], "unknown component 'mpi2' (run `effbench --help` for the list)"),

@@ -34,12 +34,12 @@ IMB_PROGRAMS = ("IMB-MPI1", "IMB-NBC", "IMB-EXT", "IMB-RMA", "IMB-IO")
 CASES = [(p, b["name"]) for p in IMB_PROGRAMS for b in listed(p, checked=True)]
 
 
-def under_library(tmp_path, tag, program, *args, at=None):
-    """Run program on 2 ranks with the library preloaded; flip the at-th
-    counted buffer, or count them (the count is returned).  Returns
+def under_library(tmp_path, tag, program, *args, at=None, env=None):
+    """Run program on 2 ranks with the library preloaded (and `env`); flip the
+    at-th counted buffer, or count them (the count is returned).  Returns
     (Result, JSON records, count or None)."""
     js = tmp_path / f"{tag}.jsonl"
-    env = {"LD_PRELOAD": str(LIB)}
+    env = {**(env or {}), "LD_PRELOAD": str(LIB)}
     if "Uniband" in args:
         env["EFFBENCH_CORRUPT_RANK"] = "1"  # Uniband's rank 0 only sends
     count = tmp_path / f"{tag}.count"
@@ -61,18 +61,18 @@ def results(recs):
 
 
 def flip_is_reported(tmp_path, program, args, flipped_row, rows_of=results, field="defects",
-                     at=None, flipped_status=0):
+                     at=None, flipped_status=0, env=None):
     """A clean run has 0 in `field` of every row; flipping the at-th counted
     buffer (default: the last) gives >= 1 in rows[flipped_row(rows)] and 0
     in every other row.  The clean run must succeed, the flipped one exit
     with flipped_status; returns the flipped run's (Result, records)."""
-    r, recs, n = under_library(tmp_path, "clean", program, *args)
+    r, recs, n = under_library(tmp_path, "clean", program, *args, env=env)
     assert r.returncode == 0, r
     clean = rows_of(recs)
     assert clean and all(x[field] == 0 for x in clean), clean
     assert n > 0
 
-    r, recs, _ = under_library(tmp_path, "corrupt", program, *args, at=at or n)
+    r, recs, _ = under_library(tmp_path, "corrupt", program, *args, at=at or n, env=env)
     assert r.returncode == flipped_status, r
     rows = rows_of(recs)
     assert len(rows) == len(clean)

@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-from effb import BUILD, LIBRARIES, LIBRARY, MPI, ROOT, read_jsonl, run
+from effb import BUILD, LIBRARIES, LIBRARY, MPI, ROOT, env, read_jsonl, run
 from osu_helpers import osu_names, parse_osu, persistent_collective
 
-CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c"]
+CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c", "MPI_Allreduce_c", "MPI_Iallreduce_c"]
 
 
 def found_calls():
@@ -77,25 +77,62 @@ def test_persistent_collective_runs_or_is_refused():
 
 # osu_allreduce_persistent is checked above
 PERSISTENT = [n for n in osu_names(persistent_collective) if n != "osu_allreduce_persistent"]
+# The persistent collectives whose requests send an earlier start's data in libraries with
+# the conf's `bug persistent_gathers` (tests/mpi/repro/persistent_gathers.c shows it without
+# effbench); the main suite runs them under MPICH 4.0 with the MPIR_CVARs that avoid it.
+STALE_SEND = {"osu_gather_persistent": "MPI_Gather_init",
+              "osu_allgather_persistent": "MPI_Allgather_init",
+              "osu_scatter_persistent": "MPI_Scatter_init"}
+STALE_BUG = LIBRARY.get("bug") == "persistent_gathers"
 
 
 @pytest.mark.parametrize("prog", PERSISTENT)
 def test_every_persistent_collective_runs_or_is_refused(prog):
-    """The other MPI-4 persistent collectives (osu_allreduce_persistent, checked, above): each
-    runs where the library has the calls, rows in order with min <= avg <= max, and is refused
-    naming the call where it lacks them.  (Their data checks run in the main suite under MPICH
-    4.0, whose persistent gathers need algorithm settings: docs/osu/collectives.md.)"""
-    r = run(2, prog, "-f", "-m", "4:64", "-i", "10", "-x", "2")
-    if "MPI_Allreduce_init" in found_calls():
-        assert r.returncode == 0, r
-        (table,) = parse_osu(r.stdout)["tables"]
-        assert table["rows"], r
-        for row in table["rows"]:
-            avg, mn, mx = (float(v) for v in row[-4:-1])
-            assert mn <= avg <= mx and row[-1] == "10", r
-    else:
+    """The other MPI-4 persistent collectives (osu_allreduce_persistent above): each runs with
+    its data checked where the library has the calls (rows in order, min <= avg <= max, every
+    row "Pass"; OSU's barrier has no -c), is refused naming the call where it lacks them, and
+    where the library has the stale-send bug, effbench's check reports it, as OSU's would:
+    "Fail" and exit status 1 (docs/mpi-libraries.md, "Library bugs")."""
+    check = [] if prog == "osu_barrier_persistent" else ["-c"]
+    r = run(2, prog, *check, "-f", "-m", "4:64", "-i", "10", "-x", "2")
+    if "MPI_Allreduce_init" not in found_calls():
         assert r.returncode == 2, r
         assert f"{prog} needs MPI_Allreduce_init" in r.stderr, r
+        return
+    (table,) = parse_osu(r.stdout)["tables"]
+    assert table["rows"], r
+    if STALE_BUG and prog in STALE_SEND:
+        assert r.returncode == 1, r
+        assert table["rows"][0][-1] == "Fail", r
+        assert f"DATA VALIDATION ERROR: {prog} exited with status 1 on message size 4." \
+            in r.stdout + r.stderr, r
+        return
+    assert r.returncode == 0, r
+    for row in table["rows"]:
+        if check:
+            assert row[-1] == "Pass", r
+            row = row[:-1]
+        avg, mn, mx = (float(v) for v in row[-4:-1])
+        assert mn <= avg <= mx and row[-1] == "10", r
+
+
+def test_persistent_gathers_of_the_library_itself(tmp_path):
+    """tests/mpi/repro/persistent_gathers.c, built with the library's own mpicc, shows the
+    stale-send bug without effbench exactly where the conf says the library has it."""
+    if "MPI_Allreduce_init" not in found_calls():
+        pytest.skip(f"{MPI} has no MPI-4 persistent collectives: nothing to check")
+    mpicc = LIBRARY["mpicc"]
+    mpicc = mpicc if "/" not in mpicc else str(ROOT / mpicc)
+    exe = tmp_path / "persistent_gathers"
+    subprocess.run([mpicc, "-O2", "-o", str(exe), str(ROOT / "tests/mpi/repro/persistent_gathers.c")],
+                   check=True, env=env(), capture_output=True, timeout=120)
+    r = run(2, exe)
+    wrong = {m[1]: int(m[2]) for m in re.finditer(r"^(\w+): (\d+) wrong blocks$", r.stdout, re.M)}
+    assert sorted(wrong) == sorted(STALE_SEND.values()), r
+    if STALE_BUG:
+        assert r.returncode == 1 and all(n > 0 for n in wrong.values()), r
+    else:
+        assert r.returncode == 0 and not any(wrong.values()), r
 
 
 def sourced_env(path, **env):

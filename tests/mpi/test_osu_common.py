@@ -79,7 +79,7 @@ def test_refusals_name_the_problem(args, words):
 
 def test_listing_has_every_program_with_its_needs():
     progs = {b["name"]: b for b in osu_programs()}
-    assert len(progs) == 76  # OSU 7.4's 77 MPI C programs but osu_latency_mt (threads: IMB-MT issue)
+    assert len(progs) == 77  # OSU 7.4's 77 MPI C programs
     assert progs["osu_latency"]["fixed_procs"] == 2 and progs["osu_latency"]["checked"]
     persistent = [n for n in progs if n.endswith("_persistent") and "latency" not in n
                   and "bw" not in n]

@@ -52,7 +52,7 @@ def test_the_index_covers_every_program():
     listed = {b["name"] for b in listing()["benchmarks"] if b["component"] == "osu"}
     sampled = {s["program"] for s in INDEX}
     assert listed - sampled == set()
-    assert sampled - listed <= {"osu_latency_mt"}  # threads: the IMB-MT issue
+    assert sampled - listed == set()
 
 
 # Command lines OSU runs and effbench refuses on purpose (docs/osu.md), with the words of the
@@ -133,8 +133,7 @@ def option_letters(text):
 
 
 @pytest.mark.parametrize("s", [p for p in mine("help", exits={0})
-                               if "Usage:" in (OSU / p.values[0]["file"]).read_text()
-                               and p.values[0]["program"] != "osu_latency_mt"])
+                               if "Usage:" in (OSU / p.values[0]["file"]).read_text()])
 def test_help_lists_osu_options(s):
     r = run(s["np"], s["program"], *s["args"], timeout=120, cwd=OSU)
     assert r.returncode == 0, r

@@ -6,7 +6,9 @@
  *   Sendrecv0                     zero-count MPI_Sendrecv (IMB's own barrier)
  *   Allreduce:TYPE                MPI_Allreduce by datatype name
  *   Bcast:TYPE:rootR              MPI_Bcast by datatype and root
- *   Send:TYPE, Isend:TYPE         by datatype name */
+ *   Send:TYPE, Isend:TYPE         by datatype name
+ *   Send_c:TYPE, Allreduce_c:TYPE, Allgatherv_c:TYPE, Iallreduce_c:TYPE
+ *                                 MPI-4's large-count forms, where the library has them */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,37 @@ int MPI_Isend(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm 
     count_typed("Isend", t, -1);
     return PMPI_Isend(b, n, t, dest, tag, comm, req);
 }
+
+#ifdef EB_HAVE_MPI_SEND_C
+/* MPI-4's large-count forms (docs/imb.md "Messages of 2 GiB and more") */
+int MPI_Send_c(const void *b, MPI_Count n, MPI_Datatype t, int dest, int tag, MPI_Comm comm)
+{
+    count_typed("Send_c", t, -1);
+    return PMPI_Send_c(b, n, t, dest, tag, comm);
+}
+#endif
+#ifdef EB_HAVE_MPI_ALLREDUCE_C
+int MPI_Allreduce_c(const void *sb, void *rb, MPI_Count n, MPI_Datatype t, MPI_Op op,
+                    MPI_Comm comm)
+{
+    count_typed("Allreduce_c", t, -1);
+    return PMPI_Allreduce_c(sb, rb, n, t, op, comm);
+}
+int MPI_Allgatherv_c(const void *sb, MPI_Count sc, MPI_Datatype st, void *rb,
+                     const MPI_Count rc[], const MPI_Aint displs[], MPI_Datatype rt, MPI_Comm comm)
+{
+    count_typed("Allgatherv_c", rt, -1);
+    return PMPI_Allgatherv_c(sb, sc, st, rb, rc, displs, rt, comm);
+}
+#endif
+#ifdef EB_HAVE_MPI_IALLREDUCE_C
+int MPI_Iallreduce_c(const void *sb, void *rb, MPI_Count n, MPI_Datatype t, MPI_Op op,
+                     MPI_Comm comm, MPI_Request *req)
+{
+    count_typed("Iallreduce_c", t, -1);
+    return PMPI_Iallreduce_c(sb, rb, n, t, op, comm, req);
+}
+#endif
 
 int MPI_Finalize(void)
 {

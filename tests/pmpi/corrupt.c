@@ -6,11 +6,15 @@
  *   EFFBENCH_CORRUPT_RANK=r        the world rank that counts (default 0)
  *   EFFBENCH_CORRUPT_AT=n          flip byte 0 of its n-th counted buffer (1-based)
  *   EFFBENCH_CORRUPT_COUNT_FILE=f  write the count to f at MPI_Finalize
+ *   EFFBENCH_CORRUPT_INT=1         count messages of MPI_INT too (IMB-MT's -check)
+ *   EFFBENCH_CORRUPT_BYTE=k        MPI_Recv_c (MPI-4 large counts): flip byte k
  *
  * Counted, when non-empty:
  * - messages and collective results of MPI_BYTE or MPI_FLOAT: MPI_Recv,
  *   MPI_Sendrecv, MPI_Irecv and the nonblocking collectives (all of IMB-NBC's)
- *   completed by MPI_Wait / MPI_Waitall / MPI_Test, and the blocking
+ *   completed by MPI_Wait / MPI_Waitall / MPI_Test, the MPI-4 persistent
+ *   collectives of IMB-MPI4 (their *_init, at every completion of the
+ *   started request until MPI_Request_free), and the blocking
  *   collectives that deliver data (Bcast to non-roots, Reduce at the root,
  *   Allreduce, Gather(v) at the root, Allgather(v), Scatter(v), Alltoall(v),
  *   Reduce_scatter(_block), Scan) and MPI_Reduce_local's in-out buffer;
@@ -49,7 +53,13 @@ static void setup(void)
         target = atol(at);
 }
 
-static int is_data(MPI_Datatype t) { return t == MPI_BYTE || t == MPI_FLOAT; }
+static int is_data(MPI_Datatype t)
+{
+    static int with_int = -1;
+    if (with_int < 0)
+        with_int = getenv("EFFBENCH_CORRUPT_INT") != NULL;
+    return t == MPI_BYTE || t == MPI_FLOAT || (with_int && t == MPI_INT);
+}
 
 /* Whether this rank counts a non-empty buffer, and whether it is the one. */
 static int counts(const void *p, int count, int wanted)
@@ -93,8 +103,22 @@ static void track(MPI_Request req, void *buf, int count, MPI_Datatype t)
     track_if(req, buf, count, is_data(t));
 }
 
+/* Persistent requests deliver at every completion, until they are freed. */
+#define MAX_PERSISTENT 64
+static struct {
+    MPI_Request req;
+    void *buf;
+    int count;
+} persistent[MAX_PERSISTENT];
+static int npersistent;
+
 static void completed(MPI_Request req)
 {
+    for (int i = 0; i < npersistent; i++)
+        if (persistent[i].req == req) {
+            deliver(persistent[i].buf, persistent[i].count, 1);
+            return;
+        }
     for (int i = 0; i < npending; i++)
         if (pending[i].req == req) {
             deliver(pending[i].buf, pending[i].count, 1);
@@ -144,6 +168,25 @@ int MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag, MPI_Comm co
     received(buf, count, t);
     return rc;
 }
+
+#ifdef EB_HAVE_MPI_SEND_C
+/* MPI-4's large-count receive (messages past INT_MAX elements): the chosen
+ * one gets byte EFFBENCH_CORRUPT_BYTE flipped (default 0), so a test can
+ * flip one past offset 2^31. */
+int MPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype t, int src, int tag, MPI_Comm comm,
+               MPI_Status *st)
+{
+    int rc = PMPI_Recv_c(buf, count, t, src, tag, comm, st), size = 0;
+    if (counts(buf, count > 0, is_data(t)) && chosen()) {
+        const char *at = getenv("EFFBENCH_CORRUPT_BYTE");
+        MPI_Count byte = at ? atoll(at) : 0;
+        PMPI_Type_size(t, &size);
+        if (byte >= 0 && byte < count * size)
+            ((unsigned char *)buf)[byte] ^= 0x5A;
+    }
+    return rc;
+}
+#endif
 
 int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st_, int dest, int stag, void *rb, int rc_,
                  MPI_Datatype rt, int src, int rtag, MPI_Comm comm, MPI_Status *status)
@@ -401,6 +444,140 @@ int MPI_Ireduce_scatter(const void *sb, void *rb, const int rcs[], MPI_Datatype 
     track(*req, rb, rcs[comm_rank(comm)], t);
     return rc;
 }
+
+/* ---- MPI-4 persistent collectives: counted at each completion ---- */
+#if MPI_VERSION >= 4
+static void keep(MPI_Request req, void *buf, int count, MPI_Datatype t)
+{
+    if (!counts(buf, count, is_data(t)) || npersistent == MAX_PERSISTENT)
+        return;
+    persistent[npersistent].req = req;
+    persistent[npersistent].buf = buf;
+    persistent[npersistent].count = count;
+    npersistent++;
+}
+
+int MPI_Request_free(MPI_Request *req)
+{
+    for (int i = 0; i < npersistent; i++)
+        if (persistent[i].req == *req) {
+            persistent[i] = persistent[--npersistent];
+            break;
+        }
+    return PMPI_Request_free(req);
+}
+
+int MPI_Bcast_init(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *req)
+{
+    int rc = PMPI_Bcast_init(buf, count, t, root, comm, info, req);
+    if (comm_rank(comm) != root)
+        keep(*req, buf, count, t);
+    return rc;
+}
+
+int MPI_Reduce_init(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Reduce_init(sb, rb, count, t, op, root, comm, info, req);
+    if (comm_rank(comm) == root)
+        keep(*req, rb, count, t);
+    return rc;
+}
+
+int MPI_Allreduce_init(const void *sb, void *rb, int count, MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Allreduce_init(sb, rb, count, t, op, comm, info, req);
+    keep(*req, rb, count, t);
+    return rc;
+}
+
+int MPI_Reduce_scatter_init(const void *sb, void *rb, const int rcs[], MPI_Datatype t, MPI_Op op,
+                            MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Reduce_scatter_init(sb, rb, rcs, t, op, comm, info, req);
+    keep(*req, rb, rcs[comm_rank(comm)], t);
+    return rc;
+}
+
+int MPI_Gather_init(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                    int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Gather_init(sb, sc, st, rb, rc_, rt, root, comm, info, req);
+    if (comm_rank(comm) == root)
+        keep(*req, rb, rc_ * comm_size(comm), rt);
+    return rc;
+}
+
+int MPI_Gatherv_init(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                     const int displs[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *req)
+{
+    int rc = PMPI_Gatherv_init(sb, sc, st, rb, rcs, displs, rt, root, comm, info, req);
+    if (comm_rank(comm) == root)
+        keep(*req, rb, rcs[0] > 0 ? rcs[0] : 0, rt);
+    return rc;
+}
+
+int MPI_Allgather_init(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Allgather_init(sb, sc, st, rb, rc_, rt, comm, info, req);
+    keep(*req, rb, rc_ * comm_size(comm), rt);
+    return rc;
+}
+
+int MPI_Allgatherv_init(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs[],
+                        const int displs[], MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *req)
+{
+    int rc = PMPI_Allgatherv_init(sb, sc, st, rb, rcs, displs, rt, comm, info, req);
+    keep(*req, rb, rcs[0], rt);
+    return rc;
+}
+
+int MPI_Scatter_init(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Scatter_init(sb, sc, st, rb, rc_, rt, root, comm, info, req);
+    keep(*req, rb, rc_, rt);
+    return rc;
+}
+
+int MPI_Scatterv_init(const void *sb, const int scs[], const int displs[], MPI_Datatype st,
+                      void *rb, int rc_, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *req)
+{
+    int rc = PMPI_Scatterv_init(sb, scs, displs, st, rb, rc_, rt, root, comm, info, req);
+    keep(*req, rb, rc_, rt);
+    return rc;
+}
+
+int MPI_Alltoall_init(const void *sb, int sc, MPI_Datatype st, void *rb, int rc_, MPI_Datatype rt,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Alltoall_init(sb, sc, st, rb, rc_, rt, comm, info, req);
+    keep(*req, rb, rc_ * comm_size(comm), rt);
+    return rc;
+}
+
+int MPI_Alltoallv_init(const void *sb, const int scs[], const int sd[], MPI_Datatype st, void *rb,
+                       const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *req)
+{
+    int rc = PMPI_Alltoallv_init(sb, scs, sd, st, rb, rcs, rd, rt, comm, info, req);
+    /* the first non-empty incoming block */
+    for (int i = 0, n = comm_size(comm); i < n; i++)
+        if (rcs[i] > 0) {
+            int size;
+            PMPI_Type_size(rt, &size);
+            keep(*req, (char *)rb + (size_t)rd[i] * (size_t)size, rcs[i], rt);
+            break;
+        }
+    return rc;
+}
+#endif
 
 /* ---- one-sided: counted at the origin when issued ---- */
 static int is_rma_data(MPI_Datatype t) { return is_data(t) || t == MPI_INT || t == MPI_CHAR; }

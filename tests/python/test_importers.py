@@ -447,3 +447,20 @@ def test_unknown_format(tmp_path):
     path = _write(tmp_path, "x.txt", "hello\n")
     with pytest.raises(FormatError, match="unknown format"):
         parse_file(path)
+
+
+def test_imb_mpi4(samples):
+    """IMB 2021.11's IMB-MPI4 ("MPI-4 part"): the _persist rows as IMB-NBC's overlap rows,
+    the _persist_pure ones as a collective table."""
+    p = parse_file(samples / "imb2021/mpi4/run/some_np2.out")
+    assert p.run["component"] == "mpi4" and p.skipped_lines == 0
+    assert Counter(r["benchmark"] for r in p.results) == {
+        "Bcast_persist": 5, "Allreduce_persist_pure": 3, "Gather_persist": 5,
+        "Alltoallv_persist_pure": 5, "Reduce_scatter_persist": 3, "Barrier_persist": 1,
+        "Barrier_persist_pure": 1}
+    row = by_bench(p, "Bcast_persist", bytes=1)[0]
+    assert (row["t_ovrl_us"], row["t_pure_us"], row["t_cpu_us"], row["overlap_pct"]) == \
+        (9.84, 7.51, 3.67, 17.85)
+    pure = by_bench(p, "Allreduce_persist_pure", bytes=4)[0]
+    assert (pure["repetitions"], pure["t_min_us"], pure["t_max_us"], pure["t_avg_us"]) == \
+        (20, 22.63, 17387.51, 8705.07)

@@ -1,10 +1,13 @@
 /* IMB command line: every option form of the user guide and every error. */
 #include "core/error.h"
 #include "core/imb2021_options.h"
+#include "core/large_count.h"
 #include "core/options.h"
+#include "core/plan.h"
 #include "unit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const eb_imb_family fam = {
     .component = "mpi1", .program = "IMB-MPI1", .part = "MPI-1 part",
@@ -165,11 +168,11 @@ static void imb2021_errors(void)
     expect_error_as(&nbc_fam, "-window_size 8", "-window_size: IMB-NBC has no such option in "
                     "IMB 2021.11 (IMB-MPI1 has it)");
     expect_error_as(&ext_fam, "-root_shift 1", "-root_shift: IMB-EXT has no such option in "
-                    "IMB 2021.11 (IMB-MPI1, IMB-NBC and IMB-RMA have it)");
+                    "IMB 2021.11 (IMB-MPI1, IMB-NBC, IMB-RMA and IMB-MPI4 have it)");
     expect_error_as(&io_fam, "-sync 1", "-sync 0|1: IMB-IO has no such option in IMB 2021.11 "
-                    "(IMB-MPI1, IMB-NBC and IMB-RMA have it)");
+                    "(IMB-MPI1, IMB-NBC, IMB-RMA and IMB-MPI4 have it)");
     expect_error_as(&rma_fam, "-zero_size 0", "-zero_size: IMB-RMA has no such option in "
-                    "IMB 2021.11 (IMB-MPI1 and IMB-NBC have it)");
+                    "IMB 2021.11 (IMB-MPI1, IMB-NBC and IMB-MPI4 have it)");
     expect_error_as(&rma_fam, "-aggregate_mode all",
                     "-aggregate_mode all: expected aggregate, non_aggregate or multi");
 }
@@ -233,11 +236,46 @@ static void imb2021_effects(void)
     }
 }
 
+/* Counts past INT_MAX (core/large_count.h): elements, not bytes; the
+ * v-variants' last displacement; bytes for a benchmark without _c calls. */
+static void large_counts(void)
+{
+    eb_imb_options o;
+    char err[EB_ERRLEN], msg[EB_ERRLEN];
+    int m;
+    const eb_bench *pp = eb_find_bench("mpi1", "PingPong", &m),
+                   *ar = eb_find_bench("mpi1", "Allreduce", &m),
+                   *agv = eb_find_bench("mpi1", "Allgatherv", &m),
+                   *put = eb_find_bench("ext", "Unidir_Put", &m);
+    CHECK(pp && ar && agv && put);
+    size_t g = (size_t)1 << 31;
+    CHECK_EQ_LONG(parse(&o, "", err), 0);
+    CHECK_EQ_LONG(eb_count_span(&o, pp, g, 2), g);
+    CHECK_EQ_LONG(eb_count_span(&o, ar, g, 2), g / 4); /* floats */
+    CHECK_EQ_LONG(eb_count_span(&o, agv, g / 2, 4), 3 * (g / 2));
+    CHECK_EQ_LONG(eb_count_span(&o, agv, g / 2, 1), g / 2);
+    CHECK_EQ_LONG(eb_count_span(&o, put, g, 2), g); /* lengths of floats, puts of bytes */
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, ar, g, 2, msg, sizeof msg), 0);
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, pp, g - 1, 2, msg, sizeof msg), 0);
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, put, g, 2, msg, sizeof msg), -1);
+    CHECK(strstr(msg, "effbench's Unidir_Put makes int-count calls only") != NULL);
+#ifdef EB_HAVE_MPI_SEND_C
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, pp, g, 2, msg, sizeof msg), 0);
+#else
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, pp, g, 2, msg, sizeof msg), -1);
+    CHECK(strstr(msg, "needs MPI_Send_c (MPI-4.0 large counts)") != NULL);
+#endif
+    CHECK_EQ_LONG(parse(&o, "-data_type int", err), 0);
+    CHECK_EQ_LONG(eb_count_span(&o, pp, g, 2), g / 4);
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, pp, g, 2, msg, sizeof msg), 0);
+}
+
 int main(void)
 {
     eb_imb_options o;
     char err[EB_ERRLEN];
 
+    large_counts();
     CHECK_EQ_LONG(parse(&o, "", err), 0);
     CHECK_EQ_LONG(o.iter.msgspersample, 1000);
     CHECK_EQ_LONG(o.iter.overall_vol, 40L * 1048576L);

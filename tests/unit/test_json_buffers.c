@@ -67,6 +67,19 @@ int main(void)
     CHECK_EQ_LONG(eb_check_pattern(m, sizeof m, 2, 100), 300);
     m[7] ^= 1;
     CHECK_EQ_LONG(eb_check_pattern(m, sizeof m, 3, 100), 1);
+    /* the block-wise fill is eb_pattern_byte at every offset, here past 2^32 */
+    size_t far = ((size_t)1 << 32) + 65536 * 3 + 250;
+    eb_fill_pattern(m, sizeof m, 1, far);
+    long same = 0;
+    for (size_t i = 0; i < sizeof m; i++)
+        same += m[i] == eb_pattern_byte(1, far + i);
+    CHECK_EQ_LONG(same, (long)sizeof m);
+    CHECK_EQ_LONG(eb_check_pattern(m, sizeof m, 1, far), 0);
+    /* a block 4 GiB or 64 KiB from its place is not the pattern there */
+    CHECK(eb_check_pattern(m, sizeof m, 1, far - ((size_t)1 << 32)) > 250);
+    CHECK(eb_check_pattern(m, sizeof m, 1, far - 65536) > 250);
+    m[299] ^= 0x40;
+    CHECK_EQ_LONG(eb_check_pattern(m, sizeof m, 1, far), 1);
     float f[10];
     for (int i = 0; i < 10; i++)
         f[i] = eb_pattern_float(0, (size_t)i) + eb_pattern_float(1, (size_t)i) + eb_pattern_float(2, (size_t)i);

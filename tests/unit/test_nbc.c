@@ -98,7 +98,7 @@ static void test_cpu_calibration(double target)
 
 static void test_reduce_scatter_split(void)
 {
-    int counts[4], displs[4];
+    size_t counts[4], displs[4];
     /* L = 10 on 4: r = 2, s = 2 -> 3 3 2 2 */
     eb_reduce_scatter_split(10, 4, counts, displs);
     CHECK_EQ_LONG(counts[0], 3);
@@ -119,6 +119,11 @@ static void test_reduce_scatter_split(void)
     eb_reduce_scatter_split(8, 4, counts, displs);
     for (int i = 0; i < 4; i++)
         CHECK_EQ_LONG(counts[i], 2);
+    /* past INT_MAX items (MPI-4's _c calls take them): 64-bit counts and offsets */
+    eb_reduce_scatter_split((size_t)1 << 32 | 1, 2, counts, displs);
+    CHECK_EQ_LONG(counts[0], (1L << 31) + 1);
+    CHECK_EQ_LONG(counts[1], 1L << 31);
+    CHECK_EQ_LONG(displs[1], (1L << 31) + 1);
 }
 
 int main(int argc, char **argv)

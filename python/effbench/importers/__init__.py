@@ -9,6 +9,7 @@ from ..validate import record_problems
 from ..records import FormatError, ParsedRun, line_of
 from .beff import parse_beff
 from .beff_io import parse_beff_io
+from .imb_p2p_text import parse_imb_p2p_text
 from .imb_text import parse_imb_text
 from .jsonl import parse_jsonl
 from .osu_text import parse_osu_text
@@ -17,6 +18,7 @@ from .skampi import parse_skampi
 FORMATS = {
     "jsonl": parse_jsonl,
     "imb": parse_imb_text,
+    "imb_p2p": parse_imb_p2p_text,
     "beff": parse_beff,
     "beff_io": parse_beff_io,
     "skampi": parse_skampi,
@@ -45,10 +47,12 @@ def detect_format(path: str | Path) -> str:
         return "skampi"
     if re.search(r"^# OSU MPI", head, re.M):
         return "osu"
+    if "IMB-P2P part" in head:
+        return "imb_p2p"
     if ("MPI Benchmark" in head or "effbench" in head) and " part" in head:
         return "imb"
-    raise FormatError(path, 1, "unknown format (not effbench JSON Lines, IMB text, b_eff, "
-                      "b_eff_io, SKaMPI or OSU 7.4 output)")
+    raise FormatError(path, 1, "unknown format (not effbench JSON Lines, IMB or IMB-P2P text, "
+                      "b_eff, b_eff_io, SKaMPI or OSU 7.4 output)")
 
 
 def parse_file(path: str | Path, fmt: str | None = None, **hints) -> ParsedRun:

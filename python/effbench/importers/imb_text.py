@@ -10,11 +10,11 @@ from ..records import FormatError, ParsedRun, ctime_to_iso, new_end, new_result,
 from .logtext import is_number, read_log
 
 BANNER = re.compile(r"(?P<tool>effbench|MPI\s+Benchmark(?:s|\s+Suite)?)\s+V?(?P<version>[^\s,]+)"
-                    r".*?(?P<part>MPI-?1|MPI-2|MPI-IO|MPI-NBC|MPI-RMA|EXT|IO|NBC|RMA)\s+part",
+                    r".*?(?P<part>MPI-?1|MPI-2|MPI-4|MPI-IO|MPI-NBC|MPI-RMA|EXT|IO|NBC|RMA)\s+part",
                     re.I)
 PART_COMPONENT = {"mpi1": "mpi1", "mpi-1": "mpi1", "mpi-2": "ext", "ext": "ext",
                   "mpi-io": "io", "io": "io", "mpi-nbc": "nbc", "nbc": "nbc",
-                  "mpi-rma": "rma", "rma": "rma"}
+                  "mpi-rma": "rma", "rma": "rma", "mpi-4": "mpi4"}
 HEADER_FIELD = re.compile(r"^#\s*(Date|Machine|System|Release|Version|MPI Version|"
                           r"MPI Thread Environment|MPI Library)\s*:\s?(.*)$")
 # effbench's header names the hosts and their ranks: "# Host : node1 (ranks 0-3,8)"
