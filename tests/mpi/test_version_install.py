@@ -50,14 +50,22 @@ def test_run_record_carries_version_and_source_revision(tmp_path):
     assert run["type"] == "run" and run["version"] == VERSION
     keys = list(run)
     assert keys.index("source_revision") == keys.index("version") + 1, keys
-    # the build's commit is the checkout's (rebuild after a commit); "-dirty" says whether
-    # tracked files had changed at build time, which an edit since then may have changed
+    # the build's revision is `git describe` of the checkout at build time: HEAD's then, so
+    # HEAD or an ancestor of it now (a commit since the build is no failure); "-dirty" says
+    # whether tracked files had changed at build time
     expected, got = expected_revision(), run["source_revision"]
     if expected is None:
         assert got is None, got
-    else:
-        assert got.removesuffix("-dirty") == expected.removesuffix("-dirty"), \
-            f"{got!r}: is {effb.BUILD} built from the checkout's commit {expected!r}?"
+        return
+    commit = got.removesuffix("-dirty")
+    assert len(commit) >= 12 and len(commit.split("-")) == len(expected.removesuffix("-dirty")
+                                                             .split("-")), (got, expected)
+    git = ["git", "-C", str(effb.ROOT)]
+    full = subprocess.run(git + ["rev-parse", "--verify", "--quiet", commit + "^{commit}"],
+                          capture_output=True, text=True)
+    assert full.returncode == 0, f"{got!r} is no commit of this checkout"
+    assert subprocess.run(git + ["merge-base", "--is-ancestor", full.stdout.strip(), "HEAD"]
+                          ).returncode == 0, f"{got!r} is not HEAD nor an ancestor of it"
 
 
 def test_a_given_revision_wins_over_git_and_none_is_null(tmp_path):
