@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/placement.h"
+#include "core/revision.h"
 #include "core/simulate.h"
 
 #include <errno.h>
@@ -126,6 +127,7 @@ void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, 
     eb_jsonl_begin(j, "run");
     eb_json_str(j, "tool", "effbench");
     eb_json_str(j, "version", EFFBENCH_VERSION);
+    eb_json_str(j, "source_revision", eb_source_revision);
     eb_json_str(j, "component", component);
     eb_json_str(j, "start", s->iso_start);
     int size;
