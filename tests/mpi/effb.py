@@ -216,6 +216,25 @@ def np_params(nps):
     return [pytest.param(n, marks=busy_mpich(n)) for n in nps]
 
 
+def library_samples(index, kind=None, exits=None):
+    """parametrize values for the real samples of an index (the reference tools' output, one
+    record per sample: file, mpi, np, exit) that this library made: of one group (the file's
+    first folder: run, help, bad) when KIND is given, with an exit status in EXITS when
+    given; MPICH's on at most 2 ranks (its waiting ranks busy-poll 2 cores).  The id is the
+    file's name without .out."""
+    import pytest
+    out = []
+    for s in index:
+        if s["mpi"] != MPI or (kind is not None and not s["file"].startswith(kind + "/")):
+            continue
+        if MPI == "mpich" and s["np"] > 2:
+            continue
+        if exits is not None and s["exit"] not in exits:
+            continue
+        out.append(pytest.param(s, id=s["file"].rsplit("/", 1)[-1].removesuffix(".out")))
+    return out
+
+
 def imb_layout(text):
     """What a job script or parser of IMB output relies on: the header's list
     of benchmarks (with its comment lines) and each block's name, process

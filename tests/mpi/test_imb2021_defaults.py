@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from effb import BUILD, MPI, SAMPLES, read_jsonl, run
+from effb import BUILD, MPI, SAMPLES, library_samples, read_jsonl, run
 from osu_helpers import mask_numbers
 
 CLASSIC = SAMPLES / "imb2021" / "classic"
@@ -20,14 +20,7 @@ ENV_2021 = {"EFFBENCH_IMB_DEFAULTS": "2021"}
 
 
 def mine():
-    out = []
-    for s in INDEX:
-        if s["mpi"] != MPI or s["exit"] != 0:
-            continue
-        if MPI == "mpich" and s["np"] > 2:
-            continue  # MPICH busy-polls: 4 ranks on 2 cores are slow
-        out.append(pytest.param(s, id=s["file"].split("/", 1)[1].removesuffix(".out")))
-    return out
+    return library_samples(INDEX, exits={0})
 
 
 def masked(text, program):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from effb import BUILD, MPI, ROOT, SAMPLES, listed, read_jsonl, run
+from effb import BUILD, MPI, ROOT, SAMPLES, library_samples, listed, read_jsonl, run
 from osu_helpers import mask_numbers
 from test_corruption import flip_is_reported
 
@@ -23,18 +23,7 @@ SLOW = {"default_msglog1"}
 
 
 def mine(kind, exits=None):
-    """This library's samples of one group (run, help, bad); MPICH on at most 2 ranks here
-    (its waiting ranks busy-poll 2 cores)."""
-    out = []
-    for s in INDEX:
-        if not s["file"].startswith(kind + "/") or s["mpi"] != MPI:
-            continue
-        if MPI == "mpich" and s["np"] > 2:
-            continue
-        if exits is not None and s["exit"] not in exits:
-            continue
-        out.append(pytest.param(s, id=s["file"].split("/", 2)[2].removesuffix(".out")))
-    return out
+    return library_samples(INDEX, kind, exits)
 
 
 def tag(s):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from effb import MPI, SAMPLES, run
+from effb import MPI, SAMPLES, library_samples, run
 from osu_helpers import mask_numbers
 
 OSU = SAMPLES / "osu"
@@ -16,18 +16,7 @@ INDEX = json.loads((OSU / "index.json").read_text())
 
 
 def mine(kind, exits=None):
-    """This library's samples of one kind (run, bad, help); MPICH runs on at most 2 ranks
-    here (more busy-poll on 2 cores)."""
-    out = []
-    for s in INDEX:
-        if not s["file"].startswith(kind + "/") or s["mpi"] != MPI:
-            continue
-        if MPI == "mpich" and s["np"] > 2:
-            continue
-        if exits is not None and s["exit"] not in exits:
-            continue
-        out.append(pytest.param(s, id=s["file"].split("/", 2)[2].removesuffix(".out")))
-    return out
+    return library_samples(INDEX, kind, exits)
 
 
 def masked(text):
