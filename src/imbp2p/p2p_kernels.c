@@ -65,18 +65,22 @@ static void pingpong_step(p2p_ctx *c)
     c->messages += 2;
 }
 
-/* Both partners send at once: a posted receive, a send, the wait. */
-static void exchange(p2p_ctx *c, int partner)
+/* A message to `to` and one from `from` at once: a posted receive, a send,
+ * the wait. */
+static void shift(p2p_ctx *c, int to, int from)
 {
     MPI_Request req;
     before_recv(c, c->rbuf[0]);
-    MPI_Irecv(c->rbuf[0], count(c), MPI_BYTE, partner, 0, MPI_COMM_WORLD, &req);
+    MPI_Irecv(c->rbuf[0], count(c), MPI_BYTE, from, 0, MPI_COMM_WORLD, &req);
     before_send(c, c->sbuf[0]);
-    MPI_Send(c->sbuf[0], count(c), MPI_BYTE, partner, 0, MPI_COMM_WORLD);
+    MPI_Send(c->sbuf[0], count(c), MPI_BYTE, to, 0, MPI_COMM_WORLD);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
-    after_recv(c, c->rbuf[0], partner);
+    after_recv(c, c->rbuf[0], from);
     c->messages += 2;
 }
+
+/* Both partners send at once. */
+static void exchange(p2p_ctx *c, int partner) { shift(c, partner, partner); }
 
 static void pingping_step(p2p_ctx *c) { exchange(c, (c->rank + c->nranks / 2) % c->nranks); }
 
@@ -144,15 +148,7 @@ static void corandom_step(p2p_ctx *c)
     }
     while (c->ring[i] != c->rank)
         i++;
-    int prev = c->ring[(i + n - 1) % n], next = c->ring[(i + 1) % n];
-    MPI_Request req;
-    before_recv(c, c->rbuf[0]);
-    MPI_Irecv(c->rbuf[0], count(c), MPI_BYTE, prev, 0, MPI_COMM_WORLD, &req);
-    before_send(c, c->sbuf[0]);
-    MPI_Send(c->sbuf[0], count(c), MPI_BYTE, next, 0, MPI_COMM_WORLD);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
-    after_recv(c, c->rbuf[0], prev);
-    c->messages += 2;
+    shift(c, c->ring[(i + 1) % n], c->ring[(i + n - 1) % n]);
 }
 
 /* A message to and from every grid neighbour, all at once. */
