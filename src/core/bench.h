@@ -34,7 +34,10 @@ enum {
     EB_F_EVEN_PROCS = 1u << 12,   /* even process counts only (Uniband, Biband) */
     EB_F_DEFAULT_2021 = 1u << 13, /* EB_F_EXPLICIT_ONLY, but run by default under
                                      --imb-defaults 2021 (IMB 2021.11's default list) */
-    EB_F_LAST = EB_F_DEFAULT_2021 /* a new flag: move this, name it in listing.c */
+    EB_F_AGGR_IN_2021 = 1u << 14, /* EB_F_NONAGGR_ONLY, but one AGGREGATE table under
+                                     --imb-defaults 2021 (IMB-IO's I-flavours: the guide's
+                                     text says non-aggregate, IMB's code runs aggregate) */
+    EB_F_LAST = EB_F_AGGR_IN_2021 /* a new flag: move this, name it in listing.c */
 };
 
 #define EB_MAX_EXTRA 8

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 struct eb_imb_options;
+struct eb_bench;
 
 /* IMB 2021's -data_type / -red_data_type (core/imb2021_options.c). */
 typedef enum { EB_DT_BYTE, EB_DT_CHAR, EB_DT_INT, EB_DT_FLOAT, EB_DT_DOUBLE, EB_DT_N } eb_dtype;
@@ -69,6 +70,10 @@ typedef struct eb_imb_family {
                         char *err, size_t errlen);
     /* Optional: header lines and JSON options of the family's own settings. */
     void (*print_settings)(const struct eb_imb_options *o);
+    /* Optional: lines IMB 2021.11's program prints after the benchmark list
+     * (--imb-defaults 2021; IMB-IO: the CPU_Exploit rate for its I-flavours). */
+    void (*print_after_list2021)(const struct eb_imb_options *o, const struct eb_bench **list,
+                                 int n);
     const char *help_extra; /* help lines for the family's own options, or NULL */
     /* What the header calls a length ("io portion" for IMB-IO, whose header
      * has no MPI_Datatype lines); NULL: "message length". */

@@ -9,7 +9,7 @@
 static const char *const flag_names[] = {
     "EXPLICIT_ONLY", "REDUCTION", "ROOT", "NO_BYTES", "NO_MULTI", "MODES", "NONAGGR_FIRST",
     "NONAGGR_COUNTS", "AGGR_ONLY", "NONAGGR_ONLY", "NO_WARMUP", "REP_SYNC", "EVEN_PROCS",
-    "DEFAULT_2021",
+    "DEFAULT_2021", "AGGR_IN_2021",
 };
 _Static_assert(EB_F_LAST == 1u << (sizeof flag_names / sizeof *flag_names - 1),
                "every EB_F_ flag needs its name in flag_names");

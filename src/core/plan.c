@@ -157,7 +157,8 @@ int eb_plan_modes(const eb_imb_options *o, const eb_bench *b, const char *modes[
     if (b->flags & EB_F_AGGR_ONLY)
         modes[0] = "aggregate";
     else if (b->flags & EB_F_NONAGGR_ONLY)
-        modes[0] = "non-aggregate";
+        modes[0] = (b->flags & EB_F_AGGR_IN_2021) && o->imb21.defaults2021 ? "aggregate"
+                                                                            : "non-aggregate";
     return 1;
 }
 

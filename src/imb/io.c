@@ -40,6 +40,11 @@ static char names[IO_NBENCH][24];
 
 static const eb_io_kind *kind_of(const eb_ctx *c) { return &kinds[c->bench - benches]; }
 
+int eb_io_is_nonblocking(const eb_bench *b)
+{
+    return b >= benches && b < benches + IO_NBENCH && kinds[b - benches].nb;
+}
+
 /* ---- the CPU exploit of the I-flavours ---------------------------------------- */
 
 static eb_cpu_work cpu_work;
@@ -80,7 +85,7 @@ static int io_open_set(eb_ctx *c, char *err, size_t errlen)
     if (eb_io_open_set(c, kind_of(c), err, errlen) != 0)
         return -1;
     if (kind_of(c)->nb && !cpu_ready) {
-        calibrate_cpu(eb_io_options_of(c->opt)->cpu_secs);
+        calibrate_cpu(eb_io_target_cpu_secs(c->opt));
         cpu_ready = 1;
     }
     return 0;
@@ -115,78 +120,47 @@ static MPI_Offset file_offset(const eb_ctx *c, const eb_io_state *st, long b)
 
 enum { BLOCKING, NONBLOCKING, OVERLAPPED };
 
-/* One elementary I/O action of repetition i on block b. */
+/* Repetition i's data: written from the send buffer, read into the receive one. */
+static void *buffer(eb_ctx *c, const eb_io_state *st, long i)
+{
+    return st->k->acc == IO_WRITE ? eb_sbuf(c, i) : eb_rbuf(c, i);
+}
+
+/* One elementary I/O action of repetition i on block b: blocking, or
+ * initiate, (exploit the CPU), complete. */
 static void transfer(eb_ctx *c, eb_io_state *st, long i, long b, int how)
 {
-    const eb_io_kind *k = st->k;
-    int coll = k->cls == IO_C, cnt = (int)st->len, rc;
-    MPI_Offset at = file_offset(c, st, b);
-    MPI_Status status;
+    void *buf = buffer(c, st, i);
     if (how == BLOCKING) {
-        if (k->acc == IO_WRITE) {
-            const void *buf = eb_sbuf(c, i);
-            if (k->ptr == IO_EXPL)
-                rc = coll ? MPI_File_write_at_all(st->fh, at, buf, cnt, MPI_BYTE, &status)
-                          : MPI_File_write_at(st->fh, at, buf, cnt, MPI_BYTE, &status);
-            else if (k->ptr == IO_SHARED)
-                rc = coll ? MPI_File_write_ordered(st->fh, buf, cnt, MPI_BYTE, &status)
-                          : MPI_File_write_shared(st->fh, buf, cnt, MPI_BYTE, &status);
-            else
-                rc = coll ? MPI_File_write_all(st->fh, buf, cnt, MPI_BYTE, &status)
-                          : MPI_File_write(st->fh, buf, cnt, MPI_BYTE, &status);
-        } else {
-            void *buf = eb_rbuf(c, i);
-            if (k->ptr == IO_EXPL)
-                rc = coll ? MPI_File_read_at_all(st->fh, at, buf, cnt, MPI_BYTE, &status)
-                          : MPI_File_read_at(st->fh, at, buf, cnt, MPI_BYTE, &status);
-            else if (k->ptr == IO_SHARED)
-                rc = coll ? MPI_File_read_ordered(st->fh, buf, cnt, MPI_BYTE, &status)
-                          : MPI_File_read_shared(st->fh, buf, cnt, MPI_BYTE, &status);
-            else
-                rc = coll ? MPI_File_read_all(st->fh, buf, cnt, MPI_BYTE, &status)
-                          : MPI_File_read(st->fh, buf, cnt, MPI_BYTE, &status);
-        }
-        eb_io_check_rc(rc, k->acc == IO_WRITE ? "writing" : "reading", st);
+        eb_io_blocking(st, buf, file_offset(c, st, b));
         return;
     }
-    /* nonblocking: initiate, (exploit the CPU), complete */
-    MPI_Request req = MPI_REQUEST_NULL;
-    void *buf = k->acc == IO_WRITE ? eb_sbuf(c, i) : eb_rbuf(c, i);
-    if (k->acc == IO_WRITE) {
-        if (k->ptr == IO_EXPL)
-            rc = coll ? MPI_File_write_at_all_begin(st->fh, at, buf, cnt, MPI_BYTE)
-                      : MPI_File_iwrite_at(st->fh, at, buf, cnt, MPI_BYTE, &req);
-        else if (k->ptr == IO_SHARED)
-            rc = coll ? MPI_File_write_ordered_begin(st->fh, buf, cnt, MPI_BYTE)
-                      : MPI_File_iwrite_shared(st->fh, buf, cnt, MPI_BYTE, &req);
-        else
-            rc = coll ? MPI_File_write_all_begin(st->fh, buf, cnt, MPI_BYTE)
-                      : MPI_File_iwrite(st->fh, buf, cnt, MPI_BYTE, &req);
-    } else {
-        if (k->ptr == IO_EXPL)
-            rc = coll ? MPI_File_read_at_all_begin(st->fh, at, buf, cnt, MPI_BYTE)
-                      : MPI_File_iread_at(st->fh, at, buf, cnt, MPI_BYTE, &req);
-        else if (k->ptr == IO_SHARED)
-            rc = coll ? MPI_File_read_ordered_begin(st->fh, buf, cnt, MPI_BYTE)
-                      : MPI_File_iread_shared(st->fh, buf, cnt, MPI_BYTE, &req);
-        else
-            rc = coll ? MPI_File_read_all_begin(st->fh, buf, cnt, MPI_BYTE)
-                      : MPI_File_iread(st->fh, buf, cnt, MPI_BYTE, &req);
-    }
-    eb_io_check_rc(rc, "starting nonblocking I/O", st);
+    MPI_Request req = eb_io_start(st, buf, file_offset(c, st, b));
     if (how == OVERLAPPED)
         eb_cpu_run(&cpu_work);
-    if (!coll)
-        rc = MPI_Wait(&req, &status);
-    else if (k->acc == IO_WRITE)
-        rc = k->ptr == IO_EXPL     ? MPI_File_write_at_all_end(st->fh, buf, &status)
-             : k->ptr == IO_SHARED ? MPI_File_write_ordered_end(st->fh, buf, &status)
-                                   : MPI_File_write_all_end(st->fh, buf, &status);
-    else
-        rc = k->ptr == IO_EXPL     ? MPI_File_read_at_all_end(st->fh, buf, &status)
-             : k->ptr == IO_SHARED ? MPI_File_read_ordered_end(st->fh, buf, &status)
-                                   : MPI_File_read_all_end(st->fh, buf, &status);
-    eb_io_check_rc(rc, "completing nonblocking I/O", st);
+    eb_io_complete(st, buf, &req);
+}
+
+/* IMB 2021.11's aggregate overlapped run of independent (not collective)
+ * I-flavours: all of a batch's transfers initiated, the CPU work run once
+ * per transfer, then one MPI_Waitall.  A batch ends where reads cycle back
+ * to block 0 (the pointer is set again only with nothing in flight). */
+static void overlapped_batches(eb_ctx *c, eb_io_state *st, long first, long n)
+{
+    MPI_Request *reqs = eb_malloc((size_t)(n > 0 ? n : 1) * sizeof *reqs);
+    for (long i = first; i < first + n;) {
+        long k = 0;
+        do
+            reqs[k++] = eb_io_start(st, buffer(c, st, i), file_offset(c, st, block_of(st, i)));
+        while (++i < first + n && !(block_of(st, i) == 0 && st->k->acc == IO_READ));
+        for (long j = 0; j < k; j++)
+            eb_cpu_run(&cpu_work);
+        eb_io_check_rc(MPI_Waitall((int)k, reqs, MPI_STATUSES_IGNORE),
+                       "completing nonblocking I/O", st);
+        if (i < first + n)
+            position(c, st, 0);
+    }
+    free(reqs);
 }
 
 /* n repetitions from index first (file pointers already at block_of(first)
@@ -195,13 +169,17 @@ static void transfers(eb_ctx *c, eb_io_state *st, long first, long n, int how, i
 {
     if (seek)
         position(c, st, block_of(st, first));
-    for (long i = first; i < first + n; i++) {
-        long b = block_of(st, i);
-        if (i > first && b == 0 && st->k->acc == IO_READ)
-            position(c, st, 0); /* reads cycle through the prepared blocks */
-        transfer(c, st, i, b, how);
-        if (st->k->acc == IO_WRITE && !c->aggregate)
-            eb_io_assure(st);
+    if (how == OVERLAPPED && c->aggregate && st->k->cls != IO_C) {
+        overlapped_batches(c, st, first, n);
+    } else {
+        for (long i = first; i < first + n; i++) {
+            long b = block_of(st, i);
+            if (i > first && b == 0 && st->k->acc == IO_READ)
+                position(c, st, 0); /* reads cycle through the prepared blocks */
+            transfer(c, st, i, b, how);
+            if (st->k->acc == IO_WRITE && !c->aggregate)
+                eb_io_assure(st);
+        }
     }
     if (st->k->acc == IO_WRITE && c->aggregate)
         eb_io_assure(st);
@@ -238,8 +216,13 @@ static double io_measure(eb_ctx *c, long n)
     eb_io_open_file(st);
     eb_io_set_view(st, c->x);
     /* t_CPU: the calibrated work run dedicated now, in this row's
-     * conditions (a busy node makes the start-up figure stale) */
-    double t_cpu = eb_cpu_run(&cpu_work);
+     * conditions (a busy node makes the start-up figure stale); IMB 2021.11
+     * prints its first rank's calibration time in every row */
+    double t_cpu = cpu_dedicated;
+    if (c->opt->imb21.defaults2021)
+        MPI_Bcast(&t_cpu, 1, MPI_DOUBLE, 0, c->comm);
+    else
+        t_cpu = eb_cpu_run(&cpu_work);
     for (int i = 0; i < EB_N_BARR; i++)
         MPI_Barrier(c->comm);
     double t_ovrl = timed(c, st, n, OVERLAPPED);
@@ -401,9 +384,10 @@ static void add_bench(int *n, eb_io_class cls, eb_io_access acc, eb_io_pointer p
                     .release = eb_io_release, .measure = io_measure, .open_set = io_open_set,
                     .close_set = eb_io_close_set};
     /* writes: aggregate and non-aggregate; reads: one (aggregate) table as
-     * IMB prints it; nonblocking flavours: non-aggregate only (the guide) */
-    b->flags = EB_F_NO_WARMUP |
-               (nb ? EB_F_NONAGGR_ONLY : acc == IO_WRITE ? EB_F_MODES : EB_F_AGGR_ONLY);
+     * IMB prints it; nonblocking flavours: non-aggregate only (the guide),
+     * aggregate only under --imb-defaults 2021 (IMB 2021.11's code) */
+    b->flags = EB_F_NO_WARMUP | (nb ? EB_F_NONAGGR_ONLY | EB_F_AGGR_IN_2021
+                                    : acc == IO_WRITE ? EB_F_MODES : EB_F_AGGR_ONLY);
     if (nb) {
         b->columns = overlap_columns;
         b->extra_json[0] = "t_ovrl_us";

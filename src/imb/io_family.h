@@ -3,6 +3,7 @@
 #ifndef EB_IMB_IO_FAMILY_H
 #define EB_IMB_IO_FAMILY_H
 
+#include "core/bench.h"
 #include "core/options.h"
 #include "imb/io_util.h"
 
@@ -10,7 +11,7 @@ typedef struct {
     const char *filename;  /* IMB_settings_io.h FILENAME */
     const char *info_file; /* --info: hints for every MPI_File_open */
     eb_io_hints hints;
-    double cpu_secs;       /* TARGET_CPU_SECS */
+    double cpu_secs;       /* --target-cpu-secs; 0: not given (eb_io_target_cpu_secs) */
 } eb_io_options;
 
 /* The IMB-IO settings of a run's options. */
@@ -18,5 +19,12 @@ static inline const eb_io_options *eb_io_options_of(const eb_imb_options *o)
 {
     return (const eb_io_options *)o->family_opts;
 }
+
+/* TARGET_CPU_SECS: --target-cpu-secs, else the guide's 0.1 s (IMB_settings_io.h
+ * in its listing) or, under --imb-defaults 2021, IMB 2021.11's 0.01 s. */
+double eb_io_target_cpu_secs(const eb_imb_options *o);
+
+/* 1 if b is one of IMB-IO's nonblocking I-flavours (io.c). */
+int eb_io_is_nonblocking(const eb_bench *b);
 
 #endif

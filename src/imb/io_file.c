@@ -182,3 +182,80 @@ void eb_io_release(eb_ctx *c)
     free(st->tmp);
     st->tmp = NULL;
 }
+
+void eb_io_blocking(eb_io_state *st, void *buf, MPI_Offset at)
+{
+    const eb_io_kind *k = st->k;
+    int coll = k->cls == IO_C, cnt = (int)st->len, rc;
+    MPI_Status status;
+    if (k->acc == IO_WRITE) {
+        if (k->ptr == IO_EXPL)
+            rc = coll ? MPI_File_write_at_all(st->fh, at, buf, cnt, MPI_BYTE, &status)
+                      : MPI_File_write_at(st->fh, at, buf, cnt, MPI_BYTE, &status);
+        else if (k->ptr == IO_SHARED)
+            rc = coll ? MPI_File_write_ordered(st->fh, buf, cnt, MPI_BYTE, &status)
+                      : MPI_File_write_shared(st->fh, buf, cnt, MPI_BYTE, &status);
+        else
+            rc = coll ? MPI_File_write_all(st->fh, buf, cnt, MPI_BYTE, &status)
+                      : MPI_File_write(st->fh, buf, cnt, MPI_BYTE, &status);
+    } else {
+        if (k->ptr == IO_EXPL)
+            rc = coll ? MPI_File_read_at_all(st->fh, at, buf, cnt, MPI_BYTE, &status)
+                      : MPI_File_read_at(st->fh, at, buf, cnt, MPI_BYTE, &status);
+        else if (k->ptr == IO_SHARED)
+            rc = coll ? MPI_File_read_ordered(st->fh, buf, cnt, MPI_BYTE, &status)
+                      : MPI_File_read_shared(st->fh, buf, cnt, MPI_BYTE, &status);
+        else
+            rc = coll ? MPI_File_read_all(st->fh, buf, cnt, MPI_BYTE, &status)
+                      : MPI_File_read(st->fh, buf, cnt, MPI_BYTE, &status);
+    }
+    eb_io_check_rc(rc, k->acc == IO_WRITE ? "writing" : "reading", st);
+}
+
+MPI_Request eb_io_start(eb_io_state *st, void *buf, MPI_Offset at)
+{
+    const eb_io_kind *k = st->k;
+    int coll = k->cls == IO_C, cnt = (int)st->len, rc;
+    MPI_Request req = MPI_REQUEST_NULL;
+    if (k->acc == IO_WRITE) {
+        if (k->ptr == IO_EXPL)
+            rc = coll ? MPI_File_write_at_all_begin(st->fh, at, buf, cnt, MPI_BYTE)
+                      : MPI_File_iwrite_at(st->fh, at, buf, cnt, MPI_BYTE, &req);
+        else if (k->ptr == IO_SHARED)
+            rc = coll ? MPI_File_write_ordered_begin(st->fh, buf, cnt, MPI_BYTE)
+                      : MPI_File_iwrite_shared(st->fh, buf, cnt, MPI_BYTE, &req);
+        else
+            rc = coll ? MPI_File_write_all_begin(st->fh, buf, cnt, MPI_BYTE)
+                      : MPI_File_iwrite(st->fh, buf, cnt, MPI_BYTE, &req);
+    } else {
+        if (k->ptr == IO_EXPL)
+            rc = coll ? MPI_File_read_at_all_begin(st->fh, at, buf, cnt, MPI_BYTE)
+                      : MPI_File_iread_at(st->fh, at, buf, cnt, MPI_BYTE, &req);
+        else if (k->ptr == IO_SHARED)
+            rc = coll ? MPI_File_read_ordered_begin(st->fh, buf, cnt, MPI_BYTE)
+                      : MPI_File_iread_shared(st->fh, buf, cnt, MPI_BYTE, &req);
+        else
+            rc = coll ? MPI_File_read_all_begin(st->fh, buf, cnt, MPI_BYTE)
+                      : MPI_File_iread(st->fh, buf, cnt, MPI_BYTE, &req);
+    }
+    eb_io_check_rc(rc, "starting nonblocking I/O", st);
+    return req;
+}
+
+void eb_io_complete(eb_io_state *st, void *buf, MPI_Request *req)
+{
+    const eb_io_kind *k = st->k;
+    MPI_Status status;
+    int rc;
+    if (k->cls != IO_C)
+        rc = MPI_Wait(req, &status);
+    else if (k->acc == IO_WRITE)
+        rc = k->ptr == IO_EXPL     ? MPI_File_write_at_all_end(st->fh, buf, &status)
+             : k->ptr == IO_SHARED ? MPI_File_write_ordered_end(st->fh, buf, &status)
+                                   : MPI_File_write_all_end(st->fh, buf, &status);
+    else
+        rc = k->ptr == IO_EXPL     ? MPI_File_read_at_all_end(st->fh, buf, &status)
+             : k->ptr == IO_SHARED ? MPI_File_read_ordered_end(st->fh, buf, &status)
+                                   : MPI_File_read_all_end(st->fh, buf, &status);
+    eb_io_check_rc(rc, "completing nonblocking I/O", st);
+}

@@ -67,4 +67,12 @@ void eb_io_set_view(eb_io_state *st, size_t x);
 /* IMB's assured completion of writes: sync, barrier, sync. */
 void eb_io_assure(eb_io_state *st);
 
+/* The MPI-IO calls of kind st->k on this rank's part (st->len bytes of buf,
+ * explicit offset `at` where the kind has one): blocking; or initiate
+ * (returning the request, MPI_REQUEST_NULL for a split collective whose
+ * _end completes it) and complete. */
+void eb_io_blocking(eb_io_state *st, void *buf, MPI_Offset at);
+MPI_Request eb_io_start(eb_io_state *st, void *buf, MPI_Offset at);
+void eb_io_complete(eb_io_state *st, void *buf, MPI_Request *req);
+
 #endif

@@ -182,6 +182,34 @@ def test_blocks_and_header_as_real_imb_io(io_dir):
     assert list(io_dir.iterdir()) == []
 
 
+@pytest.mark.parametrize("mode,label,reps_max", [("2021", "AGGREGATE", 10),
+                                                  ("4.0", "NON-AGGREGATE", 5)])
+def test_nonblocking_tables_per_method(io_dir, tmp_path, mode, label, reps_max):
+    """The I-flavours: the guide's one NON-AGGREGATE table (MSGS_NONAGGR repetitions, t_CPU
+    measured per row), or IMB 2021.11's one AGGREGATE table (MSGSPERSAMPLE repetitions all
+    initiated before one wait, t_CPU its calibration's time in every row).  -iter_policy off
+    with a 1 MB volume makes the reads cycle over their one prepared block."""
+    io_dir.mkdir(exist_ok=True)
+    js = tmp_path / "nb.jsonl"
+    names = ["S_IWrite_indv", "P_IRead_indv", "P_IWrite_expl", "C_IRead_shared"]
+    r = run(2, "IMB-IO", "--imb-defaults", mode, *names, "-msglog", "2:3", "-iter", "10,1,5",
+            "-iter_policy", "off", "--target-cpu-secs", "0.001", "-filename", io_dir / "IMB_out",
+            "--json", js, timeout=300)
+    assert r.returncode == 0, r
+    blocks = parse_imb(r.stdout)
+    assert [(b["name"], b["mode"]) for b in blocks] == [
+        ("S_IWrite_Indv", label), ("P_IRead_Indv", label), ("P_IRead_Indv", label),
+        ("P_IWrite_Expl", label), ("P_IWrite_Expl", label), ("C_IRead_Shared", label),
+        ("C_IRead_Shared", label)]
+    rows = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert len(rows) == 7 * 3 and {x["repetitions"] for x in rows} == {reps_max}
+    assert {x["mode"] for x in rows} == {label.lower()}
+    cpu = {x["t_cpu_us"] for x in rows}
+    assert (len(cpu) == 1) == (mode == "2021"), cpu
+    assert ("# For nonblocking benchmarks:" in r.stdout) == (mode == "2021")
+    assert list(io_dir.iterdir()) == []
+
+
 @pytest.mark.asan
 def test_multi_groups_rows_and_checks(io_dir):
     io_dir.mkdir(exist_ok=True)

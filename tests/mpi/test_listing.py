@@ -13,7 +13,7 @@ IMB_PROGRAMS = ["IMB-MPI1", "IMB-EXT", "IMB-IO", "IMB-NBC", "IMB-RMA"]
 CLASSES = {"single_transfer", "parallel_transfer", "collective"}
 FLAGS = ["EXPLICIT_ONLY", "REDUCTION", "ROOT", "NO_BYTES", "NO_MULTI", "MODES", "NONAGGR_FIRST",
          "NONAGGR_COUNTS", "AGGR_ONLY", "NONAGGR_ONLY", "NO_WARMUP", "REP_SYNC", "EVEN_PROCS",
-         "DEFAULT_2021"]
+         "DEFAULT_2021", "AGGR_IN_2021"]
 ENTRY_KEYS = ["component", "name", "program", "class", "default", "checked", "reduction", "root",
               "modes", "min_procs", "fixed_procs", "fixed_bytes", "multi", "flags"]
 ITER = ["-iter", "10", "-iter_policy", "off", "-time", "0.05"]

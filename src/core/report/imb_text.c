@@ -118,6 +118,8 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
             print_check_note();
         eb_imb2021_print_text_header(o, s);
         print_list(list, multi, n, o->imb21.defaults2021);
+        if (o->family->print_after_list2021)
+            o->family->print_after_list2021(o, list, n);
         return;
     }
     const char *bar = "#----------------------------------------------------------------";
