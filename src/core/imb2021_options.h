@@ -7,6 +7,7 @@
 
 #include "core/bench.h"
 #include "core/imb_option_types.h"
+#include "core/msg_layout.h"
 #include "core/json.h"
 
 #include <mpi.h>
