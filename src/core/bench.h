@@ -5,7 +5,7 @@
 #define EB_BENCH_H
 
 #include "core/buffers.h"
-#include "core/msg_layout.h"
+#include "core/msg_layout_types.h"
 
 #include <mpi.h>
 #include <stddef.h>

@@ -6,33 +6,6 @@
 
 #include <string.h>
 
-static const char *const contig_words[] = {"base", "base_vec", "resize", "resize_vec"};
-
-int eb_contig_parse(const char *word, eb_contig *out)
-{
-    for (int k = 0; k < 4; k++)
-        if (!strcmp(word, contig_words[k])) {
-            *out = (eb_contig)k;
-            return 0;
-        }
-    return -1;
-}
-
-const char *eb_contig_word(eb_contig ct) { return contig_words[ct]; }
-
-int eb_contig_scale(eb_contig ct)
-{
-    return ct == EB_CONTIG_RESIZE || ct == EB_CONTIG_RESIZE_VEC ? 2 : 1;
-}
-
-/* Only IMB-MPI1 has the option (the parser refuses it elsewhere), so other
- * programs' options hold base. */
-eb_contig eb_contig_of(const eb_imb_options *o, const eb_bench *b)
-{
-    (void)b;
-    return o ? o->imb21.contig_type : EB_CONTIG_BASE;
-}
-
 void eb_layout_extents(const eb_imb_options *o, const eb_bench *b, size_t x, int np,
                        size_t *s_len, size_t *r_len)
 {

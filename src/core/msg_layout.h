@@ -17,30 +17,12 @@
 #define EB_MSG_LAYOUT_H
 
 #include "core/imb_option_types.h"
+#include "core/msg_layout_types.h"
 
 #include <mpi.h>
 #include <stddef.h>
 
 struct eb_bench;
-
-typedef struct {
-    MPI_Datatype type; /* the calls' datatype */
-    MPI_Count count;   /* how many of `type` carry the x bytes */
-    MPI_Op op;         /* reductions: MPI_SUM (base), else the strided sum */
-    eb_dtype base;     /* the element type */
-    size_t per_item;   /* base elements in one item of `type` (the vector's length, or 1) */
-    int scale;         /* buffer bytes per message byte: 2 with the resized types */
-    MPI_Datatype made[2]; /* types made for this length (MPI_DATATYPE_NULL: none) */
-    int op_made;
-} eb_layout;
-
-/* -contig_type's words ("base" ...): 0 and *out, or -1 for another word. */
-int eb_contig_parse(const char *word, eb_contig *out);
-const char *eb_contig_word(eb_contig ct);
-/* Buffer bytes per message byte of ct: 1, or 2 for resize and resize_vec. */
-int eb_contig_scale(eb_contig ct);
-/* The layout of benchmark b under options o (base outside IMB-MPI1). */
-eb_contig eb_contig_of(const struct eb_imb_options *o, const struct eb_bench *b);
 
 /* The send and receive buffer extents of b at x bytes on np processes: the
  * benchmark's extents, times the layout's scale.  The runner allocates and
@@ -52,12 +34,6 @@ void eb_layout_extents(const struct eb_imb_options *o, const struct eb_bench *b,
  * operation for a reduction; base makes nothing. */
 void eb_layout_make(eb_layout *l, eb_contig ct, eb_dtype t, size_t x, int reduction);
 void eb_layout_free(eb_layout *l);
-
-/* Buffer bytes taken by `bytes` message bytes (where block j starts). */
-static inline size_t eb_layout_span(const eb_layout *l, size_t bytes)
-{
-    return bytes * (size_t)l->scale;
-}
 
 /* Defects of x received message bytes at p that rank `rank` sent from its
  * buffer offset `off` (buffer bytes): every element against the pattern at

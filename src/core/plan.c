@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
+#include "core/msg_layout.h"
 #include "core/large_count.h"
 #include "core/procsets.h"
 #include "core/registry.h"

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/imb2021_options.h"
+#include "core/msg_layout.h"
 #include "core/own_coll.h"
 #include "core/simulate.h"
 #include "core/window.h"
