@@ -405,6 +405,14 @@ void eb_imb2021_print_header(const eb_imb_options *o)
     if (t->given & (1u << 0))
         printf("# -window_size %d: messages in flight per pair in Uniband and Biband\n",
                t->window_size);
+    if (t->contig_type != EB_CONTIG_BASE) {
+        static const char *const what[] = {
+            "", "one vector of the elements per length",
+            "elements resized to twice their extent, buffers twice as long",
+            "one vector of elements resized to twice their extent, buffers twice as long"};
+        printf("# -contig_type %s: %s; reductions with a user-defined sum\n",
+               eb_contig_word(t->contig_type), what[t->contig_type]);
+    }
 }
 
 void eb_imb2021_json(eb_json *j, const eb_imb_options *o)

@@ -15,6 +15,10 @@ CALLS = BUILD / "libeb_calls.so"
 BENCHES = ["PingPong", "Exchange", "Allreduce", "Alltoall", "Gatherv", "Reduce_scatter",
            "Reduce_local"]
 VALUES = ["base", "base_vec", "resize", "resize_vec"]
+HEADER = {"base_vec": "one vector of the elements per length",
+          "resize": "elements resized to twice their extent, buffers twice as long",
+          "resize_vec": "one vector of elements resized to twice their extent, buffers twice as "
+                        "long"}
 
 
 def counted_run(tmp_path, tag, *args):
@@ -38,6 +42,11 @@ def test_every_layout_checked(tmp_path, ct):
         assert [int(row[0]) for row in b["rows"]] == [0, 8, 16, 32], (b["name"], r.stdout)
         assert b["header"][-1] == "defects"
         assert all(row[-1] == "0.00" for row in b["rows"]), (b["name"], r.stdout)
+    # the 4.0 mode's header line for the option (IMB 2021's text, compared in the samples,
+    # has none)
+    said = [line for line in r.stdout.splitlines() if line.startswith("# -contig_type")]
+    assert said == ([] if ct == "base" else [f"# -contig_type {ct}: {HEADER[ct]}; reductions "
+                                             "with a user-defined sum"])
     results = [x for x in recs if x["type"] == "result"]
     assert len(results) == 4 * len(BENCHES)
     assert all(x["defects"] == 0 for x in results)
