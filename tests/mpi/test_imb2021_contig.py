@@ -3,8 +3,9 @@ value runs point-to-point, collective and local-reduction benchmarks with -check
 name the message length (not the doubled buffers), nothing is corrupted, the calls carry the
 layout's datatype (a derived type, not MPI_FLOAT, for all but base), -mem counts the doubled
 buffers of resize, and the run record and -dump say the value.  That -check catches a
-message in another layout is shown in tests/unit/test_msg_layout.c; the text against IMB
-2021.11's own is the `contig` sample of tests/mpi/test_imb2021_defaults.py."""
+message in another layout: tests/unit/test_msg_layout.c (a real message to self) and
+tests/mpi/test_corruption.py (a byte written into a gap); the text against IMB 2021.11's own
+is the `contig` sample of tests/mpi/test_imb2021_defaults.py."""
 import re
 
 import pytest
