@@ -9,9 +9,9 @@
 
 #include "core/error.h"
 #include "core/imb2021_options.h"
-#include "core/msg_layout.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
+#include "core/msg_layout.h"
 #include "core/registry.h"
 
 #include "core/buffers.h"

@@ -6,9 +6,9 @@
  * variants (IMB 2021's names for the guide's kernels) MPI_ANY_SOURCE. */
 #include "core/bench.h"
 #include "core/imb2021_options.h"
-#include "core/msg_layout.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
+#include "core/msg_layout.h"
 #include "core/registry.h"
 
 #define TAG 1000
