@@ -1,6 +1,6 @@
 /* IMB-MPI1 point-to-point benchmarks: PingPong, PingPing (and their
  * SpecificSource and AnySource variants), Sendrecv, Exchange, as the IMB user
- * guide defines them.  MPI_BYTE data (IMB 2021's -data_type chooses another);
+ * guide defines them.  MPI_BYTE data (IMB 2021's -data_type and -contig_type change it);
  * the receiving side of PingPong and PingPing uses MPI_ANY_SOURCE (the
  * guide's), the SpecificSource variants the partner's rank, the AnySource
  * variants (IMB 2021's names for the guide's kernels) MPI_ANY_SOURCE. */
