@@ -5,6 +5,7 @@
 #define EB_BENCH_H
 
 #include "core/buffers.h"
+#include "core/msg_layout_types.h"
 
 #include <mpi.h>
 #include <stddef.h>
@@ -131,6 +132,7 @@ struct eb_ctx {
     int multi;            /* -1 standard mode, else the -multi outflag */
     size_t x;             /* message length in bytes */
     eb_buf s, r;          /* send / receive buffers; slot i for iteration i */
+    eb_layout lay;        /* x's datatype, count, reduction op and buffer scale */
     const struct eb_imb_options *opt;
     int checking;         /* 1 in the untimed checked pass */
     int aggregate;        /* EB_F_MODES: 1 aggregate, 0 non-aggregate */

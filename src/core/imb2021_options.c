@@ -161,15 +161,10 @@ static int set_value(eb_imb_options *o, const char *opt, const char *val, char *
         return eb_err(err, errlen, "-aggregate_mode %s: expected aggregate, non_aggregate or multi", val);
     }
     if (!strcmp(opt, "contig_type")) {
-        /* IMB 2021.11 builds no vector type for base_vec: it sends the base type */
-        if (!strcmp(val, "base") || !strcmp(val, "base_vec"))
+        if (eb_contig_parse(val, &t->contig_type) == 0)
             return 0;
-        if (!strcmp(val, "resize") || !strcmp(val, "resize_vec"))
-            return eb_err(err, errlen, "-contig_type %s: effbench sends the base type only "
-                          "(-contig_type base or base_vec, the same in IMB 2021.11); %s (a type "
-                          "of twice its extent) is not implemented", val, val);
-        return eb_err(err, errlen, "-contig_type %s: expected base or base_vec (resize and "
-                      "resize_vec are not implemented)", val);
+        return eb_err(err, errlen, "-contig_type %s: expected base, base_vec, resize or resize_vec",
+                      val);
     }
     /* mem_alloc_type: IMB's GPU builds; host memory is what effbench has */
     if (!strcmp(val, "cpu"))
@@ -410,6 +405,14 @@ void eb_imb2021_print_header(const eb_imb_options *o)
     if (t->given & (1u << 0))
         printf("# -window_size %d: messages in flight per pair in Uniband and Biband\n",
                t->window_size);
+    if (t->contig_type != EB_CONTIG_BASE) {
+        static const char *const what[] = {
+            "", "one vector of the elements per length",
+            "elements resized to twice their extent, buffers twice as long",
+            "one vector of elements resized to twice their extent, buffers twice as long"};
+        printf("# -contig_type %s: %s; reductions with a user-defined sum\n",
+               eb_contig_word(t->contig_type), what[t->contig_type]);
+    }
 }
 
 void eb_imb2021_json(eb_json *j, const eb_imb_options *o)
@@ -433,7 +436,7 @@ void eb_imb2021_json(eb_json *j, const eb_imb_options *o)
     eb_json_bool(j, "msg_pause", t->msg_pause);
     eb_json_str(j, "data_type", eb_dtype_word(t->data_type));
     eb_json_str(j, "red_data_type", eb_dtype_word(t->red_data_type));
-    eb_json_str(j, "contig_type", "base");
+    eb_json_str(j, "contig_type", eb_contig_word(t->contig_type));
     eb_json_int(j, "window_size", t->window_size);
     eb_json_str(j, "aggregate_mode", aggr[t->aggregate_mode]);
 }
@@ -456,7 +459,11 @@ void eb_imb2021_print_help(const eb_imb_family *f)
         {C_ALL, "  -msg_pause on|off         pause after every length\n"},
         {C_MPI1, "  -data_type byte|char|int|float|double      type of data movement\n"
                  "  -red_data_type char|int|float|double       type of reductions\n"
-                 "  -contig_type base|base_vec  (the same in IMB 2021.11; resize: not implemented)\n"
+                 "  -contig_type base|base_vec|resize|resize_vec  message layout: base elements;\n"
+                 "                            one vector of them; elements resized to twice\n"
+                 "                            their extent (a gap after each, buffers twice as\n"
+                 "                            long); one vector of those (not base: reductions\n"
+                 "                            with a user-defined sum)\n"
                  "  -msgsize L1,L2,...        message lengths in bytes\n"
                  "  -window_size N            messages per window of Uniband/Biband (256)\n"},
         {C_RMA | C_EXT | C_IO, "  -aggregate_mode multi|aggregate|non_aggregate\n"},

@@ -37,6 +37,14 @@ const char *eb_dtype_mpi_name(eb_dtype t); /* "MPI_INT" */
 MPI_Datatype eb_dtype_mpi(eb_dtype t);
 size_t eb_dtype_size(eb_dtype t);
 
+/* -contig_type's words ("base" ...): 0 and *out, or -1 for another word. */
+int eb_contig_parse(const char *word, eb_contig *out);
+const char *eb_contig_word(eb_contig ct);
+/* Buffer bytes per message byte of ct: 1, or 2 for resize and resize_vec. */
+int eb_contig_scale(eb_contig ct);
+/* The layout of benchmark b under options o (base outside IMB-MPI1). */
+eb_contig eb_contig_of(const eb_imb_options *o, const eb_bench *b);
+
 /* The length unit of a benchmark: the reduction type's size for
  * reductions, the data type's otherwise (1 byte / 4 by default). */
 size_t eb_imb_unit(const eb_imb_options *o, const eb_bench *b);

@@ -1,8 +1,37 @@
-/* IMB 2021's -data_type / -red_data_type: the types, their names, and the
+/* IMB 2021's -contig_type words, -data_type / -red_data_type: the types, their names, and the
  * reduction data a checked run verifies (declared in imb2021_options.h). */
 #include "core/imb2021_options.h"
 
 #include <string.h>
+
+/* ---- -contig_type ------------------------------------------------------------ */
+
+static const char *const contig_words[] = {"base", "base_vec", "resize", "resize_vec"};
+
+int eb_contig_parse(const char *word, eb_contig *out)
+{
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(word, contig_words[k])) {
+            *out = (eb_contig)k;
+            return 0;
+        }
+    return -1;
+}
+
+const char *eb_contig_word(eb_contig ct) { return contig_words[ct]; }
+
+int eb_contig_scale(eb_contig ct)
+{
+    return ct == EB_CONTIG_RESIZE || ct == EB_CONTIG_RESIZE_VEC ? 2 : 1;
+}
+
+/* Only IMB-MPI1 has the option (the parser refuses it elsewhere), so other
+ * programs' options hold base. */
+eb_contig eb_contig_of(const eb_imb_options *o, const eb_bench *b)
+{
+    (void)b;
+    return o ? o->imb21.contig_type : EB_CONTIG_BASE;
+}
 
 /* ---- data types ------------------------------------------------------------ */
 

@@ -18,6 +18,8 @@ struct eb_bench;
 /* IMB 2021's -data_type / -red_data_type (core/imb2021_options.c). */
 typedef enum { EB_DT_BYTE, EB_DT_CHAR, EB_DT_INT, EB_DT_FLOAT, EB_DT_DOUBLE, EB_DT_N } eb_dtype;
 /* IMB 2021's -aggregate_mode: both tables (multi, the guide's), or one. */
+/* IMB 2021's -contig_type of IMB-MPI1 (core/msg_layout.h). */
+typedef enum { EB_CONTIG_BASE, EB_CONTIG_BASE_VEC, EB_CONTIG_RESIZE, EB_CONTIG_RESIZE_VEC } eb_contig;
 typedef enum { EB_AGGR_BOTH, EB_AGGR_ONLY_AGGREGATE, EB_AGGR_ONLY_NONAGGREGATE } eb_aggr_mode;
 
 /* The options IMB 2021.11 added to the 4.0 guide's.  -1 ("not given")
@@ -31,6 +33,7 @@ typedef struct {
     int warm_up;         /* -1: the guide's N_WARMUP; 0: none; 1: IMB 2021's per length */
     int msg_pause;       /* 1: pause after each length (a tenth of its time, >= 0.1 s) */
     eb_dtype data_type, red_data_type;
+    eb_contig contig_type; /* the message layout (core/msg_layout.h) */
     int window_size;     /* -window_size (Uni_band / Bi_band), IMB's default 256 */
     eb_aggr_mode aggregate_mode;
     int list;            /* -list: print the benchmark list and stop */

@@ -239,7 +239,7 @@ static void dump_imb2021(FILE *f, const eb_imb_options *o)
     if (eb_imb2021_family_has(o->family, "data_type")) {
         item(f, t->data_type == EB_DT_BYTE, "data_type", eb_dtype_word(t->data_type));
         item(f, t->red_data_type == EB_DT_FLOAT, "red_data_type", eb_dtype_word(t->red_data_type));
-        item(f, 1, "contig_type", "base");
+        item(f, t->contig_type == EB_CONTIG_BASE, "contig_type", eb_contig_word(t->contig_type));
         snprintf(buf, sizeof buf, "%d", t->window_size);
         item(f, t->window_size == 256, "window_size", buf);
     }

@@ -42,13 +42,25 @@ int eb_row_large(const eb_ctx *c)
 {
     if (eb_count_span(c->opt, c->bench, c->x, c->size) > (size_t)INT_MAX)
         return 1;
-    return forced() && c->bench->large_counts && !eb_mpi_missing(c->bench->large_counts);
+    /* -contig_type's layouts stay with IMB's int-count calls (refused past INT_MAX) */
+    return forced() && c->bench->large_counts && !eb_mpi_missing(c->bench->large_counts) &&
+           eb_contig_of(c->opt, c->bench) == EB_CONTIG_BASE;
 }
 
 int eb_large_count_refusal(const eb_imb_options *o, const eb_bench *b, size_t x, int np,
                            char *msg, size_t n)
 {
     size_t span = eb_count_span(o, b, x, np);
+    eb_contig ct = eb_contig_of(o, b);
+    if (span > (size_t)INT_MAX && ct != EB_CONTIG_BASE) {
+        /* the vector's length and the user-defined sum's are ints (IMB's calls) */
+        snprintf(msg, n,
+                 "%s on %d processes at #bytes = %zu: -contig_type %s makes IMB's int-count "
+                 "datatypes and calls, and this length needs %zu elements, past MPI's int "
+                 "limit of %d (2^31-1): use lengths up to %d elements or -contig_type base",
+                 b->name, np, x, eb_contig_word(ct), span, INT_MAX, INT_MAX);
+        return -1;
+    }
     if (span <= (size_t)INT_MAX || (b->large_counts && !eb_mpi_missing(b->large_counts)))
         return 0;
     eb_dtype t = !b->large_counts               ? EB_DT_BYTE

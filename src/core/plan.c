@@ -4,6 +4,7 @@
 #include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
 #include "core/large_count.h"
+#include "core/msg_layout.h"
 #include "core/procsets.h"
 #include "core/registry.h"
 #include "core/repeat.h"
@@ -195,10 +196,9 @@ eb_sizes eb_plan_sizes(const eb_imb_options *o, const eb_bench *b)
 double eb_plan_buffer_bytes(const eb_imb_options *o, const eb_bench *b, int procs,
                             int aggregate, size_t x)
 {
-    size_t s_len = x, r_len = x, st;
+    size_t s_len, r_len, st;
     long sl;
-    if (b->extents)
-        b->extents(x, procs, &s_len, &r_len);
+    eb_layout_extents(o, b, x, procs, &s_len, &r_len);
     long base = eb_n_sample_base(&o->iter, x, aggregate);
     double total = 0;
     eb_buf_geometry(s_len, base, &o->cache, &st, &sl);

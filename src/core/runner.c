@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/imb2021_options.h"
+#include "core/msg_layout.h"
 #include "core/own_coll.h"
 #include "core/simulate.h"
 #include "core/window.h"
@@ -274,9 +275,10 @@ static void setup_length(eb_runner *R, size_t x)
     const eb_bench *b = R->b;
     const eb_imb_options *o = R->o;
     c->x = x;
-    size_t s_len = x, r_len = x;
-    if (b->extents)
-        b->extents(x, c->size, &s_len, &r_len);
+    eb_dtype t = (b->flags & EB_F_REDUCTION) ? o->imb21.red_data_type : o->imb21.data_type;
+    eb_layout_make(&c->lay, eb_contig_of(o, b), t, x, (b->flags & EB_F_REDUCTION) != 0);
+    size_t s_len, r_len;
+    eb_layout_extents(o, b, x, c->size, &s_len, &r_len);
     long base = eb_n_sample_base(&o->iter, x, R->aggregate);
     eb_buf_setup(&c->s, s_len, base, &o->cache);
     eb_buf_setup(&c->r, r_len, base, &o->cache);
@@ -303,6 +305,7 @@ static void warm_up(eb_runner *R)
     b->kernel(&R->ctx, 0, EB_N_WARMUP);
     if (b->release)
         b->release(&R->ctx);
+    eb_layout_free(&R->ctx.lay);
 }
 
 /* -check: every repetition again, untimed, each verified on arrival. */
@@ -357,6 +360,7 @@ void eb_runner_measure(eb_runner *R, size_t x)
     free(L.extra);
     if (b->release)
         b->release(c);
+    eb_layout_free(&c->lay);
 }
 
 /* ---- the table ------------------------------------------------------------ */

@@ -12,6 +12,7 @@
 #include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
+#include "core/msg_layout.h"
 #include "core/registry.h"
 
 #include <stdlib.h>
@@ -55,8 +56,8 @@ static void band_kernel(eb_ctx *c, long first, long n)
     int W = c->opt->imb21.window_size, peers = c->size / 2, me = c->rank;
     int sender = me < peers, both = directions(c) == 2;
     int other = sender ? me + peers : me - peers;
-    MPI_Datatype dt = eb_dtype_mpi(c->opt->imb21.data_type);
-    eb_count count = (eb_count)(c->x / eb_dtype_size(c->opt->imb21.data_type));
+    MPI_Datatype dt = c->lay.type; /* -data_type in -contig_type's layout */
+    eb_count count = c->lay.count;
     int big = eb_row_large(c); /* past INT_MAX elements: MPI-4's _c calls */
     char ack = 0;
     for (long i = first; i < first + n; i++) {
@@ -102,7 +103,7 @@ static long band_check(eb_ctx *c, long i)
     int other = me < peers ? me + peers : me - peers;
     long bad = 0;
     for (int w = 0; w < c->opt->imb21.window_size && w < c->r.slots; w++)
-        bad += eb_check_pattern(eb_rbuf(c, w), c->x, other, 0);
+        bad += eb_layout_check_pattern(&c->lay, eb_rbuf(c, w), c->x, other, 0);
     return bad;
 }
 

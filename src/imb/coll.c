@@ -1,7 +1,8 @@
 /* IMB-MPI1 collective benchmarks (the user guide's "Collective Benchmarks"):
  * MPI_BYTE for data movement, MPI_FLOAT with MPI_SUM for reductions, the
  * root i % num_procs in repetition i for rooted operations (IMB 2021's
- * -data_type, -red_data_type and -root_shift change these).  The operations
+ * -data_type, -red_data_type, -contig_type and -root_shift change these; the
+ * datatype, count and operation of a length are its eb_layout).  The operations
  * themselves (arguments, extents, checks) are shared with IMB-NBC and
  * IMB-MPI4; the MPI calls with OSU (core/coll_calls.h). */
 #include "imb/coll.h"
@@ -10,6 +11,7 @@
 #include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
+#include "core/msg_layout.h"
 #include "core/registry.h"
 
 #include "core/buffers.h"
@@ -88,10 +90,11 @@ static int is_vector(eb_coll_kind k)
 static size_t vector_span(size_t elems, int np) { return (size_t)(np > 1 ? np - 1 : 1) * elems; }
 
 /* The count and displacement vectors of a v-variant or Reduce_scatter(_block), in
- * elements of the operation's type, as the call of the row takes them. */
+ * items of the layout's type (elements, or one vector), as the call of the row
+ * takes them. */
 static void make_vectors(eb_ctx *c, eb_coll_state *st, eb_coll_kind k)
 {
-    size_t n = (size_t)c->size, elems = c->x / eb_imb_unit(c->opt, c->bench);
+    size_t n = (size_t)c->size, elems = (size_t)c->lay.count;
     st->count_of = eb_malloc(n * sizeof *st->count_of);
     st->displ_of = eb_malloc(n * sizeof *st->displ_of);
     if (k == EB_COLL_REDUCE_SCATTER)
@@ -152,20 +155,16 @@ void eb_coll_release(eb_ctx *c)
 }
 
 /* Repetition i's arguments, for every form of the call (core/coll_calls.h):
- * slot i of the buffers, the root of repetition i, the data type (the
- * reduction type and MPI_SUM for reductions), X per rank. */
+ * slot i of the buffers, the root of repetition i, the length's layout (the
+ * data type, or the reduction type and its operation), X per rank. */
 void eb_coll_args_at(const eb_ctx *c, long i, eb_coll_args *a)
 {
     const eb_coll_state *st = c->priv;
-    const eb_imb2021 *t = &c->opt->imb21;
-    int reduction = (c->bench->flags & EB_F_REDUCTION) != 0;
-    eb_dtype type = reduction ? t->red_data_type : t->data_type;
     char *s = eb_sbuf(c, i), *r = eb_rbuf(c, i);
     int root = eb_imb_root(c, i);
     *a = (eb_coll_args){
-        .sbuf = s, .rbuf = r, .count = (eb_count)(c->x / eb_dtype_size(type)),
-        .type = eb_dtype_mpi(type),
-        .op = eb_sim_op(MPI_SUM), /* IMB's; in a simulation one that computes nothing */
+        .sbuf = s, .rbuf = r, .count = c->lay.count, .type = c->lay.type,
+        .op = eb_sim_op(c->lay.op), /* in a simulation one that computes nothing */
         .root = root, .input = s, .large = st->large,
     };
     /* the v variants both ways (X each at j*X), Reduce_scatter's split */
@@ -182,15 +181,13 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
 {
     eb_coll_kind k = eb_coll_kind_of(c);
     if (k == EB_COLL_REDUCE_LOCAL) { /* no communication, no nonblocking form */
-        const eb_imb2021 *t = &c->opt->imb21;
         char *r = eb_rbuf(c, i);
         /* the checked pass gives the in-out operand a known value: this rank's
          * own data, so the result is twice it */
         if (c->checking)
-            eb_fill_reduction(r, c->x, t->red_data_type, c->rank);
+            eb_fill_reduction(r, c->r.len, c->lay.base, c->rank);
         EB_COLL_CALL(((const eb_coll_state *)c->priv)->large, MPI_Reduce_local, eb_sbuf(c, i), r,
-                     (eb_count)(c->x / eb_dtype_size(t->red_data_type)),
-                     eb_dtype_mpi(t->red_data_type), eb_sim_op(MPI_SUM));
+                     c->lay.count, c->lay.type, eb_sim_op(c->lay.op));
         if (req)
             *req = MPI_REQUEST_NULL;
         return;
@@ -205,13 +202,14 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
 }
 
 /* Reduce_local's checked result: inoutbuf and inbuf both held this rank's
- * reduction data, so every element is twice this rank's value, exactly
- * (chars compared modulo 256, as their sum wraps). */
-static long check_doubled(const void *p, size_t count, eb_dtype t, int rank)
+ * reduction data, so every element of the message is twice this rank's
+ * value, exactly (chars compared modulo 256, as their sum wraps); the gaps
+ * of a resized layout (`every` > 1) keep their single value. */
+static long check_doubled(const void *p, size_t count, eb_dtype t, int rank, size_t every)
 {
     long bad = 0;
     for (size_t i = 0; i < count; i++) {
-        long want = 2 * (long)eb_pattern_float(rank, i);
+        long want = (i % every == 0 ? 2 : 1) * (long)eb_pattern_float(rank, i);
         switch (t) {
         case EB_DT_CHAR:
             bad += (unsigned char)((const char *)p)[i] != (unsigned char)want;
@@ -230,14 +228,14 @@ long eb_coll_check(eb_ctx *c, long i)
 {
     const eb_coll_state *st = c->priv;
     const char *r = eb_rbuf(c, i);
-    eb_dtype rt = c->opt->imb21.red_data_type;
-    size_t x = c->x, nf = x / eb_dtype_size(rt);
+    const eb_layout *l = &c->lay;
+    size_t x = c->x, nf = x / eb_dtype_size(l->base), per = l->per_item;
     int root = eb_imb_root(c, i), me = c->rank, np = c->size;
     long bad = 0;
     switch (eb_coll_kind_of(c)) {
     case EB_COLL_BCAST:
         if (me != root)
-            bad = eb_check_pattern(r, x, root, 0);
+            bad = eb_layout_check_pattern(l, r, x, root, 0);
         break;
     case EB_COLL_GATHER:
     case EB_COLL_GATHERV: /* the root holds everyone's block, like Allgather */
@@ -246,32 +244,33 @@ long eb_coll_check(eb_ctx *c, long i)
         if (me == root || !(eb_coll_kind_of(c) == EB_COLL_GATHER ||
                             eb_coll_kind_of(c) == EB_COLL_GATHERV))
             for (int j = 0; j < np; j++)
-                bad += eb_check_pattern(r + (size_t)j * x, x, j, 0);
+                bad += eb_layout_check_pattern(l, r + eb_layout_span(l, (size_t)j * x), x, j, 0);
         break;
     case EB_COLL_SCATTER:
     case EB_COLL_SCATTERV: /* block `me` of the root's send buffer */
-        bad = eb_check_pattern(r, x, root, (size_t)me * x);
+        bad = eb_layout_check_pattern(l, r, x, root, eb_layout_span(l, (size_t)me * x));
         break;
     case EB_COLL_ALLTOALL:
     case EB_COLL_ALLTOALLV: /* from rank j: block `me` of j's send buffer */
         for (int j = 0; j < np; j++)
-            bad += eb_check_pattern(r + (size_t)j * x, x, j, (size_t)me * x);
+            bad += eb_layout_check_pattern(l, r + eb_layout_span(l, (size_t)j * x), x, j,
+                                           eb_layout_span(l, (size_t)me * x));
         break;
     case EB_COLL_REDUCE:
         if (me == root)
-            bad = eb_check_reduction(r, nf, rt, np, 0);
+            bad = eb_layout_check_reduction(l, r, nf, np, 0);
         break;
     case EB_COLL_ALLREDUCE:
-        bad = eb_check_reduction(r, nf, rt, np, 0);
+        bad = eb_layout_check_reduction(l, r, nf, np, 0);
         break;
-    case EB_COLL_REDUCE_SCATTER:
-        bad = eb_check_reduction(r, st->count_of[me], rt, np, st->displ_of[me]);
+    case EB_COLL_REDUCE_SCATTER: /* the split counts items (elements, or vectors) */
+        bad = eb_layout_check_reduction(l, r, st->count_of[me] * per, np, st->displ_of[me] * per);
         break;
     case EB_COLL_REDUCE_SCATTER_BLOCK:
-        bad = eb_check_reduction(r, nf, rt, np, (size_t)me * nf);
+        bad = eb_layout_check_reduction(l, r, nf, np, (size_t)me * nf);
         break;
     case EB_COLL_REDUCE_LOCAL:
-        bad = check_doubled(r, nf, rt, me);
+        bad = check_doubled(r, nf * (size_t)l->scale, l->base, me, (size_t)l->scale);
         break;
     case EB_COLL_BARRIER:
     case EB_COLL_N:

@@ -1,6 +1,6 @@
 /* IMB-MPI1 point-to-point benchmarks: PingPong, PingPing (and their
  * SpecificSource and AnySource variants), Sendrecv, Exchange, as the IMB user
- * guide defines them.  MPI_BYTE data (IMB 2021's -data_type chooses another);
+ * guide defines them.  MPI_BYTE data (IMB 2021's -data_type and -contig_type change it);
  * the receiving side of PingPong and PingPing uses MPI_ANY_SOURCE (the
  * guide's), the SpecificSource variants the partner's rank, the AnySource
  * variants (IMB 2021's names for the guide's kernels) MPI_ANY_SOURCE. */
@@ -8,6 +8,7 @@
 #include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
+#include "core/msg_layout.h"
 #include "core/registry.h"
 
 #define TAG 1000
@@ -16,13 +17,11 @@ static int partner(const eb_ctx *c) { return 1 - c->rank; }
 static int left(const eb_ctx *c) { return (c->rank - 1 + c->size) % c->size; }
 static int right(const eb_ctx *c) { return (c->rank + 1) % c->size; }
 
-/* The message: x bytes as elements of -data_type (MPI_BYTE by default),
- * counted in eb_count; past INT_MAX elements the calls are MPI-4's _c ones. */
-static MPI_Datatype dtype(const eb_ctx *c) { return eb_dtype_mpi(c->opt->imb21.data_type); }
-static eb_count count(const eb_ctx *c)
-{
-    return (eb_count)(c->x / eb_dtype_size(c->opt->imb21.data_type));
-}
+/* The message: x bytes as elements of -data_type (MPI_BYTE by default) in
+ * -contig_type's layout (core/msg_layout.h), counted in eb_count; past
+ * INT_MAX elements the calls are MPI-4's _c ones. */
+static MPI_Datatype dtype(const eb_ctx *c) { return c->lay.type; }
+static eb_count count(const eb_ctx *c) { return c->lay.count; }
 
 static void pingpong(eb_ctx *c, long first, long n, int source)
 {
@@ -64,7 +63,7 @@ static void pingping_specific(eb_ctx *c, long first, long n) { pingping(c, first
 
 static long check_from_partner(eb_ctx *c, long i)
 {
-    return eb_check_pattern(eb_rbuf(c, i), c->x, partner(c), 0);
+    return eb_layout_check_pattern(&c->lay, eb_rbuf(c, i), c->x, partner(c), 0);
 }
 
 static void sendrecv(eb_ctx *c, long first, long n)
@@ -79,11 +78,12 @@ static void sendrecv(eb_ctx *c, long first, long n)
 
 static long check_sendrecv(eb_ctx *c, long i)
 {
-    return eb_check_pattern(eb_rbuf(c, i), c->x, left(c), 0);
+    return eb_layout_check_pattern(&c->lay, eb_rbuf(c, i), c->x, left(c), 0);
 }
 
 /* Exchange sends from two separate buffers (the guide), so the send extent
- * is 2X; the receive extent is 2X too, so -check can see both messages. */
+ * is 2X; the receive extent is 2X too, so -check can see both messages (the
+ * second one at the layout's span of X). */
 static void exchange_extents(size_t x, int np, size_t *s_len, size_t *r_len)
 {
     (void)np;
@@ -96,13 +96,14 @@ static void exchange(eb_ctx *c, long first, long n)
     int l = left(c), r = right(c), big = eb_row_large(c);
     eb_count x = count(c);
     MPI_Datatype dt = dtype(c);
+    size_t half = eb_layout_span(&c->lay, c->x);
     MPI_Request req[2];
     for (long i = first; i < first + n; i++) {
         char *s = eb_sbuf(c, i), *rb = eb_rbuf(c, i);
         EB_P2P_CALL(big, MPI_Isend, s, x, dt, r, TAG, c->comm, &req[0]);
-        EB_P2P_CALL(big, MPI_Isend, s + c->x, x, dt, l, TAG, c->comm, &req[1]);
+        EB_P2P_CALL(big, MPI_Isend, s + half, x, dt, l, TAG, c->comm, &req[1]);
         EB_P2P_CALL(big, MPI_Recv, rb, x, dt, l, TAG, c->comm, MPI_STATUS_IGNORE);
-        EB_P2P_CALL(big, MPI_Recv, rb + c->x, x, dt, r, TAG, c->comm, MPI_STATUS_IGNORE);
+        EB_P2P_CALL(big, MPI_Recv, rb + half, x, dt, r, TAG, c->comm, MPI_STATUS_IGNORE);
         MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
     }
 }
@@ -112,7 +113,9 @@ static void exchange(eb_ctx *c, long first, long n)
 static long check_exchange(eb_ctx *c, long i)
 {
     const char *rb = eb_rbuf(c, i);
-    return eb_check_pattern(rb, c->x, left(c), 0) + eb_check_pattern(rb + c->x, c->x, right(c), c->x);
+    size_t half = eb_layout_span(&c->lay, c->x);
+    return eb_layout_check_pattern(&c->lay, rb, c->x, left(c), 0) +
+           eb_layout_check_pattern(&c->lay, rb + half, c->x, right(c), half);
 }
 
 /* Past INT_MAX elements the kernels make MPI_Send_c and the other _c calls. */

@@ -60,9 +60,7 @@ CASES = [
     (["IMB-MPI1", "-data_type", "float16"], "-data_type float16: this MPI library has no 16-bit "
                                             "floating-point type (IMB 2021 needs MPIX_C_FLOAT16 / MPIX_C_BF16)"),
     (["IMB-MPI1", "-red_data_type", "byte"], "-red_data_type byte: expected char, int, float or double"),
-    (["IMB-MPI1", "-contig_type", "resize"], "-contig_type resize: effbench sends the base type only "
-                                             "(-contig_type base or base_vec, the same in IMB 2021.11); "
-                                             "resize (a type of twice its extent) is not implemented"),
+    (["IMB-MPI1", "-contig_type", "foo"], "-contig_type foo: expected base, base_vec, resize or resize_vec"),
     (["IMB-MPI1", "-window_size", "0"], "-window_size 0: expected a positive number of messages"),
     (["IMB-MPI1", "-msgsize", "8,1k"], "-msgsize 8,1k: '1k' is not a message size in bytes "
                                        "(comma-separated non-negative integers)"),

@@ -95,6 +95,17 @@ def test_one_flipped_byte_is_reported(tmp_path, program, bench):
     flip_is_reported(tmp_path, program, args, lambda rows: len(rows) - 1)
 
 
+@pytest.mark.parametrize("ct,bench,offset", [("resize", "PingPong", 1),
+                                            ("resize_vec", "Allreduce", 4)])
+def test_a_byte_in_a_contig_type_gap_is_reported(tmp_path, ct, bench, offset):
+    """IMB-MPI1 -contig_type: the derived types' messages are counted, and a byte written into
+    a gap of the resized layout (the byte after the first byte, or float, of data) - a call
+    that wrote the message in another layout - is a defect of that row."""
+    args = [bench, "-contig_type", ct, *IMB_ARGS]
+    flip_is_reported(tmp_path, "IMB-MPI1", args, lambda rows: len(rows) - 1,
+                     env={"EFFBENCH_CORRUPT_DERIVED": "1", "EFFBENCH_CORRUPT_OFFSET": str(offset)})
+
+
 def test_beff_reports_the_first_flipped_message(tmp_path):
     args = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05", "-check"]
     # the flip lands in the checked pass, which reports defects but (unlike

@@ -314,7 +314,9 @@ def test_pingpong_pair_choice(tmp_path, np, delay, want):
     assert (int(m.group(1)), int(m.group(2))) == pair
     delays = dict(map(int, d.split(":")) for d in delay.split(","))
     assert float(m.group(3)) >= sum(delays.get(k, 0) for k in pair)
-    assert all(x["t_avg_us"] < min(delays.values()) for x in recs)
+    # the measurements are not delayed: a delay in them would put every row above it (one
+    # row may still wait that long for a time slice on a loaded machine)
+    assert min(x["t_avg_us"] for x in recs) < min(delays.values())
 
 
 def test_pair_delay_refused(tmp_path):

@@ -8,6 +8,10 @@
  *   EFFBENCH_CORRUPT_COUNT_FILE=f  write the count to f at MPI_Finalize
  *   EFFBENCH_CORRUPT_INT=1         count messages of MPI_INT too (IMB-MT's -check)
  *   EFFBENCH_CORRUPT_BYTE=k        MPI_Recv_c (MPI-4 large counts): flip byte k
+ *   EFFBENCH_CORRUPT_DERIVED=1     count messages of derived datatypes too (IMB-MPI1's
+ *                                  -contig_type layouts)
+ *   EFFBENCH_CORRUPT_OFFSET=k      flip byte k of the chosen buffer instead of byte 0 (a
+ *                                  gap of a resized layout: a byte no call may write)
  *
  * Counted, when non-empty:
  * - messages and collective results of MPI_BYTE or MPI_FLOAT: MPI_Recv,
@@ -37,6 +41,7 @@
 
 static long counted, target = -1;
 static int active = 0, inited = 0;
+static size_t flip_offset;
 
 static void setup(void)
 {
@@ -51,14 +56,27 @@ static void setup(void)
     active = rank == want;
     if (at)
         target = atol(at);
+    const char *off = getenv("EFFBENCH_CORRUPT_OFFSET");
+    if (off)
+        flip_offset = (size_t)atol(off);
+}
+
+static int is_derived(MPI_Datatype t)
+{
+    int ni, na, nt, combiner;
+    PMPI_Type_get_envelope(t, &ni, &na, &nt, &combiner);
+    return combiner != MPI_COMBINER_NAMED;
 }
 
 static int is_data(MPI_Datatype t)
 {
-    static int with_int = -1;
+    static int with_int = -1, with_derived = -1;
     if (with_int < 0)
         with_int = getenv("EFFBENCH_CORRUPT_INT") != NULL;
-    return t == MPI_BYTE || t == MPI_FLOAT || (with_int && t == MPI_INT);
+    if (with_derived < 0)
+        with_derived = getenv("EFFBENCH_CORRUPT_DERIVED") != NULL;
+    return t == MPI_BYTE || t == MPI_FLOAT || (with_int && t == MPI_INT) ||
+           (with_derived && is_derived(t));
 }
 
 /* Whether this rank counts a non-empty buffer, and whether it is the one. */
@@ -68,7 +86,7 @@ static int counts(const void *p, int count, int wanted)
     return active && p && count > 0 && wanted;
 }
 static int chosen(void) { return ++counted == target; }
-static void flip(void *p) { ((unsigned char *)p)[0] ^= 0x5A; }
+static void flip(void *p) { ((unsigned char *)p)[flip_offset] ^= 0x5A; }
 
 /* One delivered buffer of `count` elements at p (wanted: of a counted type). */
 static void deliver(void *p, int count, int wanted)

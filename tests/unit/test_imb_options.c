@@ -116,7 +116,16 @@ static void imb2021_options(void)
     CHECK_EQ_LONG(o.imb21.warm_up, 0);
     CHECK_EQ_LONG(o.imb21.msg_pause, 1);
     CHECK(o.imb21.data_type == EB_DT_DOUBLE && o.imb21.red_data_type == EB_DT_INT);
+    CHECK(o.imb21.contig_type == EB_CONTIG_BASE_VEC);
     CHECK_EQ_LONG(o.imb21.window_size, 8);
+    CHECK_EQ_LONG(parse(&o, "", err), 0);
+    CHECK(o.imb21.contig_type == EB_CONTIG_BASE);
+    CHECK_EQ_LONG(parse(&o, "-contig_type base", err), 0);
+    CHECK(o.imb21.contig_type == EB_CONTIG_BASE);
+    CHECK_EQ_LONG(parse(&o, "-contig_type resize", err), 0);
+    CHECK(o.imb21.contig_type == EB_CONTIG_RESIZE);
+    CHECK_EQ_LONG(parse(&o, "-contig_type resize_vec", err), 0);
+    CHECK(o.imb21.contig_type == EB_CONTIG_RESIZE_VEC);
     CHECK_EQ_LONG(parse(&o, "-root_shift disable -data_type char -red_data_type char", err), 0);
     CHECK_EQ_LONG(o.imb21.root_shift, 0);
     CHECK(o.imb21.data_type == EB_DT_CHAR && o.imb21.red_data_type == EB_DT_CHAR);
@@ -152,9 +161,12 @@ static void imb2021_errors(void)
     expect_error("-red_data_type byte", "-red_data_type byte: expected char, int, float or double");
     expect_error("-data_type bfloat16", "-data_type bfloat16: this MPI library has no 16-bit "
                  "floating-point type (IMB 2021 needs MPIX_C_FLOAT16 / MPIX_C_BF16)");
-    expect_error("-contig_type resize_vec", "-contig_type resize_vec: effbench sends the base "
-                 "type only (-contig_type base or base_vec, the same in IMB 2021.11); resize_vec "
-                 "(a type of twice its extent) is not implemented");
+    expect_error("-contig_type foo", "-contig_type foo: expected base, base_vec, resize or "
+                 "resize_vec");
+    expect_error("-contig_type Resize", "-contig_type Resize: expected base, base_vec, resize or "
+                 "resize_vec");
+    expect_error_as(&nbc_fam, "-contig_type resize", "-contig_type: IMB-NBC has no such option "
+                    "in IMB 2021.11 (IMB-MPI1 has it)");
     expect_error("-window_size 0", "-window_size 0: expected a positive number of messages");
     expect_error("-msgsize 4,,x", "-msgsize 4,,x: 'x' is not a message size in bytes "
                                   "(comma-separated non-negative integers)");
@@ -276,6 +288,14 @@ static void large_counts(void)
     CHECK_EQ_LONG(parse(&o, "-data_type int", err), 0);
     CHECK_EQ_LONG(eb_count_span(&o, pp, g, 2), g / 4);
     CHECK_EQ_LONG(eb_large_count_refusal(&o, pp, g, 2, msg, sizeof msg), 0);
+    /* -contig_type's datatypes and user-defined sum are IMB's, with int counts */
+    CHECK_EQ_LONG(parse(&o, "-contig_type resize", err), 0);
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, pp, g - 1, 2, msg, sizeof msg), 0);
+    CHECK_EQ_LONG(eb_large_count_refusal(&o, pp, g, 2, msg, sizeof msg), -1);
+    CHECK_STR(msg, "PingPong on 2 processes at #bytes = 2147483648: -contig_type resize makes "
+                   "IMB's int-count datatypes and calls, and this length needs 2147483648 "
+                   "elements, past MPI's int limit of 2147483647 (2^31-1): use lengths up to "
+                   "2147483647 elements or -contig_type base");
 }
 
 int main(void)
