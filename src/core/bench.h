@@ -92,6 +92,9 @@ typedef struct eb_bench {
     /* Bytes of one send / receive extent for message length x on `np`
      * processes (Alltoall: np*x ...).  NULL: x and x. */
     void (*extents)(size_t x, int np, size_t *s_len, size_t *r_len);
+    /* Optional: the extents under IMB 2021.11's method where they differ
+     * (eb_imb2021_method; Reduce_scatter: X for every rank); NULL: extents. */
+    void (*extents_2021)(size_t x, int np, size_t *s_len, size_t *r_len);
     /* Optional: set up state (ctx->priv) for the current x; 0 or -1. */
     int (*prepare)(eb_ctx *c);
     /* n repetitions with global iteration indices first..first+n-1. */

@@ -101,6 +101,11 @@ const char *eb_imb_defaults_name(const eb_imb_options *o)
     return o->imb21.defaults2021 ? "2021" : "4.0";
 }
 
+int eb_imb2021_method(const eb_imb_options *o)
+{
+    return o->imb21.defaults2021 || (o->family && o->family->imb2021_defaults);
+}
+
 const char *eb_imb_methodology(const eb_imb_options *o)
 {
     return o->imb21.defaults2021 ? "imb-" EB_IMB2021_VERSION : "imb-4.0";

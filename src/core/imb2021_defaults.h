@@ -44,6 +44,11 @@ int eb_imb2021_timed_out(const eb_imb_options *o, double t0, MPI_Comm active);
 #define EB_IMB2021_TIME_OUT "time-out.; Time limit (secs_per_sample * msg_sizes_list_len) is " \
     "over; use \"-time X\" or SECS_PER_SAMPLE=X (IMB_settings.h) to increase time limit."
 
+/* IMB 2021.11's method where it differs from the guide's beyond the defaults
+ * (Reduce_scatter's counts): --imb-defaults 2021, or a program only IMB 2021
+ * has (IMB-MPI4), whose benchmarks have no other meaning. */
+int eb_imb2021_method(const eb_imb_options *o);
+
 /* Runs without being named (the default list of the defaults in force). */
 int eb_imb_runs_by_default(const eb_imb_options *o, const eb_bench *b);
 

@@ -2,6 +2,7 @@
 #include "core/msg_layout.h"
 
 #include "core/bench.h"
+#include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
 
 #include <string.h>
@@ -10,7 +11,9 @@ void eb_layout_extents(const eb_imb_options *o, const eb_bench *b, size_t x, int
                        size_t *s_len, size_t *r_len)
 {
     *s_len = *r_len = x;
-    if (b->extents)
+    if (b->extents_2021 && eb_imb2021_method(o))
+        b->extents_2021(x, np, s_len, r_len);
+    else if (b->extents)
         b->extents(x, np, s_len, r_len);
     size_t k = (size_t)eb_contig_scale(eb_contig_of(o, b));
     *s_len *= k;

@@ -8,6 +8,7 @@
 #include "imb/coll.h"
 
 #include "core/error.h"
+#include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
@@ -91,13 +92,15 @@ static size_t vector_span(size_t elems, int np) { return (size_t)(np > 1 ? np - 
 
 /* The count and displacement vectors of a v-variant or Reduce_scatter(_block), in
  * items of the layout's type (elements, or one vector), as the call of the row
- * takes them. */
+ * takes them.  Reduce_scatter: the guide splits X among the ranks; IMB 2021.11
+ * (src_c/IMB_reduce_scatter.c as src_cpp builds it, without IMB2018) gives
+ * every rank X of an np*X vector, as Reduce_scatter_block. */
 static void make_vectors(eb_ctx *c, eb_coll_state *st, eb_coll_kind k)
 {
     size_t n = (size_t)c->size, elems = (size_t)c->lay.count;
     st->count_of = eb_malloc(n * sizeof *st->count_of);
     st->displ_of = eb_malloc(n * sizeof *st->displ_of);
-    if (k == EB_COLL_REDUCE_SCATTER)
+    if (k == EB_COLL_REDUCE_SCATTER && !eb_imb2021_method(c->opt))
         eb_reduce_scatter_split(elems, c->size, st->count_of, st->displ_of);
     else
         for (size_t j = 0; j < n; j++) {
@@ -286,6 +289,8 @@ void eb_coll_describe(eb_coll_bench *cb)
     if (cb->kind != EB_COLL_BARRIER)
         cb->b.flags |= EB_F_REP_SYNC;
     cb->b.extents = kind_traits[cb->kind].extents;
+    if (cb->kind == EB_COLL_REDUCE_SCATTER) /* X per rank under IMB 2021's method */
+        cb->b.extents_2021 = extents_scattered;
     if (is_vector(cb->kind))
         cb->b.count_span = vector_span;
     cb->b.prepare = eb_coll_prepare;
