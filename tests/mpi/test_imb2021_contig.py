@@ -5,7 +5,8 @@ layout's datatype (a derived type, not MPI_FLOAT, for all but base), -mem counts
 buffers of resize, and the run record and -dump say the value.  That -check catches a
 message in another layout: tests/unit/test_msg_layout.c (a real message to self) and
 tests/mpi/test_corruption.py (a byte written into a gap); the text against IMB 2021.11's own
-is the `contig` sample of tests/mpi/test_imb2021_defaults.py."""
+is the `contig` sample of tests/mpi/test_imb2021_defaults.py.  Also the other message shape
+IMB 2021.11 changed: Reduce_scatter's receive counts, counted in the calls."""
 import re
 
 import pytest
@@ -91,3 +92,23 @@ def test_dump_says_the_value(tmp_path):
     assert "contig_type: base_vec" in lines
     r = run(2, "IMB-MPI1", "PingPong", "-msglog", "2", "-iter", "5", "-dump", y)
     assert "# {contig_type: base} (default)" in y.read_text().splitlines()
+
+
+@pytest.mark.parametrize("mode,counts", [("4.0", "2,1"), ("2021", "3,3")])
+def test_reduce_scatter_counts_per_method(tmp_path, mode, counts):
+    """Reduce_scatter of X = 12 bytes (3 floats) on 2 ranks: the guide splits X among the ranks
+    (2 and 1 floats); IMB 2021.11 gives every rank X of a 2X vector (3 and 3), checked."""
+    r, calls, recs = counted_run(tmp_path, mode, "Reduce_scatter", "--imb-defaults", mode,
+                                 "-msglen", str(msglen_12(tmp_path)), "-iter", "10,off",
+                                 "-check")
+    rows = [x for x in recs if x["type"] == "result"]
+    assert [(x["bytes"], x["defects"]) for x in rows] == [(12, 0)]
+    other = "3,3" if counts == "2,1" else "2,1"
+    assert calls.get(f"Reduce_scatter:counts:{counts}", 0) >= 10, calls
+    assert f"Reduce_scatter:counts:{other}" not in calls, calls
+
+
+def msglen_12(tmp_path):
+    path = tmp_path / "lengths"
+    path.write_text("12\n")
+    return path

@@ -7,6 +7,7 @@
  *   Allreduce:TYPE                MPI_Allreduce by datatype name
  *   Bcast:TYPE:rootR              MPI_Bcast by datatype and root
  *   Send:TYPE, Isend:TYPE         by datatype name
+ *   Reduce_scatter:counts:C0,C1,... MPI_Reduce_scatter by its receive counts
  *   Send_c:TYPE, Allreduce_c:TYPE, Allgatherv_c:TYPE, Iallreduce_c:TYPE
  *                                 MPI-4's large-count forms, where the library has them */
 #include <mpi.h>
@@ -77,6 +78,20 @@ int MPI_Allreduce(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MP
 {
     count_typed("Allreduce", t, -1);
     return PMPI_Allreduce(sb, rb, n, t, op, comm);
+}
+
+int MPI_Reduce_scatter(const void *sb, void *rb, const int rc[], MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm)
+{
+    if (counting()) {
+        char key[64] = "Reduce_scatter:counts:";
+        int n = 0;
+        PMPI_Comm_size(comm, &n);
+        for (int i = 0; i < n && strlen(key) < sizeof key - 12; i++)
+            snprintf(key + strlen(key), sizeof key - strlen(key), i ? ",%d" : "%d", rc[i]);
+        count(key);
+    }
+    return PMPI_Reduce_scatter(sb, rb, rc, t, op, comm);
 }
 
 int MPI_Bcast(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm)
