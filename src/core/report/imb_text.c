@@ -188,10 +188,37 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     print_list(list, multi, n, o->imb21.defaults2021);
 }
 
+#define MAX_COLS (EB_MAX_EXTRA + 10)
+
+/* The text's columns under the run's options.  IMB 2021.11's rows of a group
+ * (-multi 1) head their column "Group" and keep a single transfer's t[usec]. */
+static int columns_of(const eb_bench *b, const eb_imb_options *o, int multi, eb_column *cols)
+{
+    int n = eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat,
+                           cols, MAX_COLS);
+    if (!o->imb21.defaults2021 || multi != 1)
+        return n;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        eb_column c = cols[i];
+        if (c.id == COL_GROUP)
+            c.header = "Group";
+        if (b->cls == EB_SINGLE_TRANSFER && !b->columns) {
+            if (c.id == EB_COL_TMIN || c.id == EB_COL_TAVG)
+                continue;
+            if (c.id == EB_COL_TMAX)
+                c = (eb_column){EB_COL_T, "t[usec]"};
+        }
+        cols[k++] = c;
+    }
+    cols[k].header = NULL;
+    return k;
+}
+
 static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
 {
-    eb_column cols[EB_MAX_EXTRA + 10];
-    return eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
+    eb_column cols[MAX_COLS];
+    return columns_of(b, o, multi, cols);
 }
 
 /* "# Benchmarking NAME" and the process lines after it (groups, -map). */
@@ -245,8 +272,8 @@ void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_option
 
 void eb_imb_print_table_head(const eb_bench *b, const eb_imb_options *o, int multi)
 {
-    eb_column cols[EB_MAX_EXTRA + 10];
-    eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
+    eb_column cols[MAX_COLS];
+    columns_of(b, o, multi, cols);
     for (eb_column *c = cols; c->header; c++)
         printf("%*s", COL_W, c->header);
     printf("\n");
@@ -263,8 +290,11 @@ static void print_num(double v)
 
 void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
 {
-    eb_column cols[EB_MAX_EXTRA + 10];
-    eb_imb_columns(row->bench, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat, cols, (int)(sizeof cols / sizeof cols[0]));
+    eb_column cols[MAX_COLS];
+    columns_of(row->bench, o, multi, cols);
+    /* IMB 2021.11: a blank line before each length's rows of the groups */
+    if (o->imb21.defaults2021 && multi == 1 && row->group == 0)
+        printf("\n");
     for (eb_column *c = cols; c->header; c++) {
         switch (c->id) {
         case COL_GROUP: printf("%*d", COL_W, row->group); break;
