@@ -271,11 +271,14 @@ int eb_imb2021_finish(eb_imb_options *o, char *err, size_t errlen)
 
 /* ---- what the options change ------------------------------------------------------- */
 
+eb_dtype eb_imb_dtype(const eb_imb_options *o, const eb_bench *b)
+{
+    return (b->flags & EB_F_REDUCTION) ? o->imb21.red_data_type : o->imb21.data_type;
+}
+
 size_t eb_imb_unit(const eb_imb_options *o, const eb_bench *b)
 {
-    if (b->flags & EB_F_REDUCTION)
-        return eb_dtype_size(o->imb21.red_data_type);
-    return eb_dtype_size(o->imb21.data_type);
+    return eb_dtype_size(eb_imb_dtype(o, b));
 }
 
 int eb_imb_root(const eb_ctx *c, long i)

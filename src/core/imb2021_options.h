@@ -45,8 +45,10 @@ int eb_contig_scale(eb_contig ct);
 /* The layout of benchmark b under options o (base outside IMB-MPI1). */
 eb_contig eb_contig_of(const eb_imb_options *o, const eb_bench *b);
 
-/* The length unit of a benchmark: the reduction type's size for
- * reductions, the data type's otherwise (1 byte / 4 by default). */
+/* The element type of a benchmark's messages: -red_data_type for
+ * reductions, -data_type otherwise (MPI_FLOAT / MPI_BYTE by default). */
+eb_dtype eb_imb_dtype(const eb_imb_options *o, const eb_bench *b);
+/* The length unit of a benchmark: that type's size (1 byte / 4 by default). */
 size_t eb_imb_unit(const eb_imb_options *o, const eb_bench *b);
 
 /* Root of repetition i of a rooted collective: i % size (the guide, and

@@ -63,9 +63,7 @@ int eb_large_count_refusal(const eb_imb_options *o, const eb_bench *b, size_t x,
     }
     if (span <= (size_t)INT_MAX || (b->large_counts && !eb_mpi_missing(b->large_counts)))
         return 0;
-    eb_dtype t = !b->large_counts               ? EB_DT_BYTE
-                 : (b->flags & EB_F_REDUCTION) ? o->imb21.red_data_type
-                                               : o->imb21.data_type;
+    eb_dtype t = b->large_counts ? eb_imb_dtype(o, b) : EB_DT_BYTE;
     char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int len = 0;
     MPI_Get_library_version(lib, &len);

@@ -275,8 +275,8 @@ static void setup_length(eb_runner *R, size_t x)
     const eb_bench *b = R->b;
     const eb_imb_options *o = R->o;
     c->x = x;
-    eb_dtype t = (b->flags & EB_F_REDUCTION) ? o->imb21.red_data_type : o->imb21.data_type;
-    eb_layout_make(&c->lay, eb_contig_of(o, b), t, x, (b->flags & EB_F_REDUCTION) != 0);
+    eb_layout_make(&c->lay, eb_contig_of(o, b), eb_imb_dtype(o, b), x,
+                   (b->flags & EB_F_REDUCTION) != 0);
     size_t s_len, r_len;
     eb_layout_extents(o, b, x, c->size, &s_len, &r_len);
     long base = eb_n_sample_base(&o->iter, x, R->aggregate);

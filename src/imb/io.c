@@ -100,6 +100,12 @@ static long block_of(const eb_io_state *st, long i)
     return st->k->acc == IO_READ ? i % st->nblocks : i;
 }
 
+/* Repetition i reads block 0 again: the pointer must be set back there. */
+static int cycles_back(const eb_io_state *st, long i)
+{
+    return st->k->acc == IO_READ && block_of(st, i) == 0;
+}
+
 /* Put the file pointer of pointer-based access at block b. */
 static void position(eb_ctx *c, eb_io_state *st, long b)
 {
@@ -152,7 +158,7 @@ static void overlapped_batches(eb_ctx *c, eb_io_state *st, long first, long n)
         long k = 0;
         do
             reqs[k++] = eb_io_start(st, buffer(c, st, i), file_offset(c, st, block_of(st, i)));
-        while (++i < first + n && !(block_of(st, i) == 0 && st->k->acc == IO_READ));
+        while (++i < first + n && !cycles_back(st, i));
         for (long j = 0; j < k; j++)
             eb_cpu_run(&cpu_work);
         eb_io_check_rc(MPI_Waitall((int)k, reqs, MPI_STATUSES_IGNORE),
@@ -173,10 +179,9 @@ static void transfers(eb_ctx *c, eb_io_state *st, long first, long n, int how, i
         overlapped_batches(c, st, first, n);
     } else {
         for (long i = first; i < first + n; i++) {
-            long b = block_of(st, i);
-            if (i > first && b == 0 && st->k->acc == IO_READ)
+            if (i > first && cycles_back(st, i))
                 position(c, st, 0); /* reads cycle through the prepared blocks */
-            transfer(c, st, i, b, how);
+            transfer(c, st, i, block_of(st, i), how);
             if (st->k->acc == IO_WRITE && !c->aggregate)
                 eb_io_assure(st);
         }

@@ -9,15 +9,18 @@
 #include <string.h>
 
 #define COL_W 13
+#define MAX_COLS (EB_MAX_EXTRA + 10)
 
 enum { COL_GROUP = -1, COL_DEFECTS = -2, COL_REP_MIN = -3, COL_REP_MAX = -4, COL_SPREAD = -5, COL_VALID = -6, COL_LOOPS = -7, COL_REL_ERR = -8 };
 
-int eb_imb_columns(const eb_bench *b, int multi, int check, int repeat, eb_column *cols, int max)
+int eb_imb_columns(const eb_bench *b, const eb_imb_options *o, int multi, eb_column *cols,
+                   int max)
 {
-    int n = 0;
+    int n = 0, check = o->check, o21 = o->imb21.defaults2021;
+    int repeat = o->sync_window ? -1 : o->quick ? 0 : o->repeat;
 #define ADD(i, h) do { if (n < max - 1) { cols[n].id = (i); cols[n].header = (h); n++; } } while (0)
     if (multi == 1)
-        ADD(COL_GROUP, "#group");
+        ADD(COL_GROUP, o21 ? "Group" : "#group"); /* IMB 2021.11's heading */
     if (b->columns) {
         for (const eb_column *c = b->columns; c->header; c++)
             ADD(c->id, c->header);
@@ -25,7 +28,8 @@ int eb_imb_columns(const eb_bench *b, int multi, int check, int repeat, eb_colum
         if (!(b->flags & EB_F_NO_BYTES))
             ADD(EB_COL_BYTES, "#bytes");
         ADD(EB_COL_REPS, "#repetitions");
-        if (b->cls == EB_SINGLE_TRANSFER && multi < 0) {
+        /* IMB 2021.11 keeps a single transfer's t[usec] in its groups' rows too */
+        if (b->cls == EB_SINGLE_TRANSFER && (multi < 0 || (o21 && multi == 1))) {
             ADD(EB_COL_T, "t[usec]");
         } else {
             ADD(EB_COL_TMIN, "t_min[usec]");
@@ -188,37 +192,10 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     print_list(list, multi, n, o->imb21.defaults2021);
 }
 
-#define MAX_COLS (EB_MAX_EXTRA + 10)
-
-/* The text's columns under the run's options.  IMB 2021.11's rows of a group
- * (-multi 1) head their column "Group" and keep a single transfer's t[usec]. */
-static int columns_of(const eb_bench *b, const eb_imb_options *o, int multi, eb_column *cols)
-{
-    int n = eb_imb_columns(b, multi, o->check, o->sync_window ? -1 : o->quick ? 0 : o->repeat,
-                           cols, MAX_COLS);
-    if (!o->imb21.defaults2021 || multi != 1)
-        return n;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        eb_column c = cols[i];
-        if (c.id == COL_GROUP)
-            c.header = "Group";
-        if (b->cls == EB_SINGLE_TRANSFER && !b->columns) {
-            if (c.id == EB_COL_TMIN || c.id == EB_COL_TAVG)
-                continue;
-            if (c.id == EB_COL_TMAX)
-                c = (eb_column){EB_COL_T, "t[usec]"};
-        }
-        cols[k++] = c;
-    }
-    cols[k].header = NULL;
-    return k;
-}
-
 static int ncols_of(const eb_bench *b, const eb_imb_options *o, int multi)
 {
     eb_column cols[MAX_COLS];
-    return columns_of(b, o, multi, cols);
+    return eb_imb_columns(b, o, multi, cols, MAX_COLS);
 }
 
 /* "# Benchmarking NAME" and the process lines after it (groups, -map). */
@@ -273,7 +250,7 @@ void eb_imb_print_block(const eb_bench *b, const char *name, const eb_imb_option
 void eb_imb_print_table_head(const eb_bench *b, const eb_imb_options *o, int multi)
 {
     eb_column cols[MAX_COLS];
-    columns_of(b, o, multi, cols);
+    eb_imb_columns(b, o, multi, cols, MAX_COLS);
     for (eb_column *c = cols; c->header; c++)
         printf("%*s", COL_W, c->header);
     printf("\n");
@@ -291,7 +268,7 @@ static void print_num(double v)
 void eb_imb_print_row(const eb_row *row, const eb_imb_options *o, int multi)
 {
     eb_column cols[MAX_COLS];
-    columns_of(row->bench, o, multi, cols);
+    eb_imb_columns(row->bench, o, multi, cols, MAX_COLS);
     /* IMB 2021.11: a blank line before each length's rows of the groups */
     if (o->imb21.defaults2021 && multi == 1 && row->group == 0)
         printf("\n");

@@ -9,12 +9,13 @@
 #include "core/report/reporter.h"
 #include "core/sysinfo.h"
 
-/* The columns of a row of bench b, as printed (terminated by header NULL).
- * -multi 1 adds a leading group column, check a defects column, -repeat > 1
- * the loops' loop_min / loop_max / spread; repeat < 0 means -sync window,
- * which adds a `valid` column; repeat == 0 means quick mode (loops, loop_min,
- * loop_max, spread, rel_err[%]). */
-int eb_imb_columns(const eb_bench *b, int multi, int check, int repeat, eb_column *cols, int max);
+/* The columns of a row of bench b under the run's options, as printed
+ * (terminated by header NULL). -multi 1 adds a leading group column, -check
+ * a defects column, -repeat > 1 the loops' loop_min / loop_max / spread,
+ * -sync_method window a `valid` column, quick mode loops, loop_min,
+ * loop_max, spread, rel_err[%]. */
+int eb_imb_columns(const eb_bench *b, const eb_imb_options *o, int multi, eb_column *cols,
+                   int max);
 
 /* The header of --imb-defaults 2021, up to "# List of Benchmarks to run:"
  * (report/imb2021_text.c). */
