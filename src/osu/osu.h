@@ -82,6 +82,8 @@ typedef struct osu_options {
     char nhbr_file[1024];
     osu_win win;          /* -w */
     osu_sync sync;        /* -s */
+    char buffers_asked[8];/* the buffer letters as typed ("D D"), "" if none: effbench, like
+                           * OSU 7.4 built without accelerators, uses host buffers for them */
     /* effbench's own options */
     const char *json_path;
     int resume;

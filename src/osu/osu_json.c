@@ -51,6 +51,9 @@ void osu_json_options(const osu_prog *p, const osu_options *o, eb_run *run)
         eb_run_opt_str(run, "sync", SYNCS[o->sync], EB_DECIDES);
     }
     eb_run_opt_bool(run, "session", o->session, EB_INFO);
+    eb_run_opt_str(run, "buffers", "H H", EB_INFO);
+    if (o->buffers_asked[0])
+        eb_run_opt_str(run, "buffers_asked", o->buffers_asked, EB_INFO);
     eb_run_opt_bool(run, "buffers_multiple", o->buf_multiple, EB_DECIDES);
     eb_json *a = eb_run_opt_array(run, "percentiles", EB_INFO);
     for (int k = 0; k < o->npercentiles; k++)

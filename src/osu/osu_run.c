@@ -127,6 +127,10 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
         return 1;
     }
     check_procs(p, run->procs);
+    if (st->o.buffers_asked[0] && strcmp(st->o.buffers_asked, "H H"))
+        eb_warn("%s: buffer types '%s' without -d: host buffers, as OSU 7.4 built without "
+                "accelerators runs them (the run record says buffers: \"H H\")", p->name,
+                st->o.buffers_asked);
     unsigned need = p->needs | (st->o.session ? EB_MPI_SESSIONS : 0);
     char what[96];
     snprintf(what, sizeof what, "%s%s", p->name,

@@ -65,7 +65,8 @@ def test_row_timeout_and_the_component_form(tmp_path):
 
 @pytest.mark.parametrize("args,words", [
     (["-d", "cuda"], "accelerator buffers (-d cuda) are not built"),
-    (["D", "D"], "accelerator buffers ('D') are not built"),
+    (["D", "X"], "unknown buffer type 'X' (H host, D device, M managed)"),
+    (["D"], "buffer types come as a pair (e.g. H H), not 'D' alone"),
     (["-G", "tty"], "graphs (-G tty) are not drawn by effbench"),
     (["-i", "10k"], "Invalid Number of Iterations [-i 10k]"),
     (["-z", "50,99"], "unexpected argument '50,99'"),
@@ -75,6 +76,29 @@ def test_refusals_name_the_problem(args, words):
     r = run(2, "osu_latency", *args)
     assert r.returncode == 2, r
     assert r.stderr.count("effbench: error:") == 1 and words in r.stderr, r.stderr
+
+
+# ReFrame's hpctestlib OSU check (osu_run) on a CPU partition: its command lines as it writes
+# them, and its sanity pattern ^8.*Pass (osu_latency) / ^4194304.*Pass (osu_bw).  OSU 7.4
+# built without accelerators runs the "D D" on host buffers; so must effbench.
+@pytest.mark.parametrize("prog,args,size", [
+    ("osu_latency", ["-m", "8", "-x", "10", "-i", "1000", "-c", "D", "D"], 8),
+    ("osu_bw", ["-m", "4194304", "-x", "10", "-i", "1000", "-c", "D", "D"], 4194304),
+])
+def test_reframe_cpu_check_command_lines(prog, args, size, tmp_path):
+    import re
+    if prog == "osu_bw":  # the check's command, with its -i 1000 at 4 MiB cut to OSU's large
+        args = args[:5] + ["10"] + args[6:]  # loop's few: the pattern is the test, not the time
+    out = tmp_path / "rf.jsonl"
+    r = run(2, prog, *args, "--json", out)
+    assert r.returncode == 0, r
+    rows = [ln for ln in r.stdout.splitlines() if re.match(rf"^{size}\b", ln)]
+    assert len(rows) == 1 and re.match(rf"^{size}.*Pass", rows[0]), r.stdout
+    assert r.stderr.count(f"{prog}: buffer types 'D D' without -d: host buffers") == 1, r.stderr
+    opts = read_jsonl(out)[0]["options"]
+    assert opts["buffers"] == "H H" and opts["buffers_asked"] == "D D"
+    res = [x for x in read_jsonl(out) if x["type"] == "result"]
+    assert res[-1]["validation"] == "Pass" and "buffers" not in res[-1]
 
 
 def test_listing_has_every_program_with_its_needs():
