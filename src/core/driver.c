@@ -227,8 +227,32 @@ static void print_list(const eb_imb_options *o)
     free(v);
 }
 
-static void print_help(const eb_imb_family *family)
+/* `effbench quick -h`: what quick mode does and its own options, then the
+ * component's, which it takes unchanged. */
+static void print_quick_help(void)
 {
+    printf("Usage: mpirun -np P effbench quick [mpi1|nbc|ext|rma|io] [benchmark ...] [options]\n\n"
+           "Runs the IMB component (default mpi1) with its benchmarks, options and table, but\n"
+           "each row's timed loop repeats until the row is accurate enough, instead of the\n"
+           "single loop of IMB's method.  A loop takes about 1/50 of the row's budget; after\n"
+           "each one the %g %% fastest and slowest loops are set aside and the row stops when\n"
+           "the standard error of the mean of the rest is below -epsilon times that mean\n"
+           "(after at least %d loops), or when the budget -time is spent.  The row reports the\n"
+           "median loop, the loops' minimum, maximum and spread, the loops run and the\n"
+           "relative standard error reached (rel_err[%%]; JSON: converged true or false).\n\n"
+           "Quick mode's options:\n"
+           "  -epsilon E                relative standard error to reach (default %g)\n"
+           "  -time SECONDS             budget per row (default %g in quick mode)\n"
+           "  (-repeat and -sync window are refused: quick mode chooses its own loops)\n\n"
+           "Where it pays, and where IMB's default run is as good and faster: docs/imb.md,\n"
+           "\"effbench quick\".  The component's options follow.\n\n",
+           100 * EB_QUICK_CUT, EB_QUICK_MIN_LOOPS, EB_QUICK_EPSILON, EB_QUICK_BUDGET);
+}
+
+static void print_help(const eb_imb_family *family, const eb_imb_options *o)
+{
+    if (o->quick)
+        print_quick_help();
     eb_imb_print_help(family);
     printf("\nBenchmarks of %s (* = only by name or -include):\n", family->program);
     for (int i = 0; i < eb_bench_count(family->component); i++) {
@@ -260,7 +284,7 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     }
     if (o.help) {
         if (wrank == 0)
-            print_help(family);
+            print_help(family, &o);
         eb_imb_options_free(&o);
         return EB_EXIT_OK;
     }

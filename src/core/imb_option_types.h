@@ -126,6 +126,7 @@ typedef struct eb_imb_options {
     int quick;                     /* `effbench quick`: loops until -epsilon is met */
     double epsilon;                /* quick: relative standard error to reach */
     int time_given;                /* -time was on the command line */
+    int epsilon_given;             /* -epsilon was: refused outside quick mode */
     const char *json_path;         /* --json */
     int resume;                    /* --resume FILE: json_path is appended to */
     int help;

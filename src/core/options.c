@@ -28,7 +28,7 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     o->npmin = f->default_npmin;
     o->thread_level = -1;
     o->repeat = 1;
-    o->epsilon = 0.02;
+    o->epsilon = EB_QUICK_EPSILON;
     eb_imb2021_init(&o->imb21);
     if (f->imb2021_defaults)
         o->imb21.sync = o->imb21.warm_up = 1;
@@ -177,6 +177,7 @@ static int parse_measure_option(eb_imb_options *o, int argc, char **argv, int *i
         if (eb_parse_positive(val, &o->epsilon) || o->epsilon >= 1)
             return eb_err(err, errlen, "-epsilon %s: expected a relative error between 0 and 1, "
                           "e.g. 0.02", val);
+        o->epsilon_given = 1;
     } else if (!strcmp(a, "-quick") || !strcmp(a, "-check")) {
         *(a[1] == 'q' ? &o->quick : &o->check) = 1;
         return 1;
@@ -255,6 +256,9 @@ static int check_combinations(eb_imb_options *o, int msglog_given, char *err, si
 {
     if (o->quick && (o->repeat > 1 || o->sync_window))
         return eb_err(err, errlen, "quick mode chooses its own loops: no -repeat or -sync window");
+    if (o->epsilon_given && !o->quick)
+        return eb_err(err, errlen, "-epsilon is quick mode's accuracy target: run `effbench quick "
+                      "%s ... -epsilon E`, or leave it out", o->family->component);
     if (o->quick && !o->time_given)
         o->iter.secs = EB_QUICK_BUDGET;
     if (o->sync_window && o->repeat > 1)

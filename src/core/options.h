@@ -12,6 +12,7 @@
 #define EB_DEFAULT_MEM_GB 1.0
 /* Quick mode: seconds per row unless -time says otherwise, loops at least. */
 #define EB_QUICK_BUDGET 0.5
+#define EB_QUICK_EPSILON 0.02
 #define EB_QUICK_MIN_LOOPS 5
 #define EB_QUICK_CUT 0.1
 

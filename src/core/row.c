@@ -18,16 +18,24 @@ enum { F_MIN, F_MAX, F_AVG, F_N };
 
 static size_t per_group_of(int N) { return (size_t)N * F_N + 1 + (size_t)N * EB_MAX_EXTRA; }
 
-/* Noise warnings, at most one of each kind per table. */
+/* Noise warnings, at most one of each kind per table.  Quick mode already
+ * runs as many loops as its accuracy rule asks and reports medians: its
+ * advice is about the machine, never a mode it is already in. */
 static void warn_noise(eb_table *T, const char *name, size_t x, const double *loop_tmax, int N)
 {
     eb_noise z = eb_noise_of(loop_tmax, N);
+    int quick = T->run->o->quick;
     if (z.noisy && !T->warned_spread) {
         T->warned_spread = 1;
         eb_warn("%s, %zu bytes: the %d timed loops spread %.2fx (slowest/fastest): the machine is "
-                "noisy. Stop other work, pin ranks to cores (mpirun --bind-to core), and compare "
-                "medians (more -repeat loops, or `effbench quick`).", name, x, N, z.spread);
+                "noisy. Stop other work, pin ranks to cores (mpirun --bind-to core), and %s", name,
+                x, N, z.spread,
+                quick ? "look at rel_err[%]: a row whose loops did not reach -epsilon stopped "
+                        "when its -time budget was spent (a longer -time gives it more loops)."
+                      : "compare medians (more -repeat loops, or `effbench quick`).");
     }
+    if (quick)
+        return; /* the median over the loops leaves a warming-up first loop out */
     if (z.warming_up && !T->warned_warmup) {
         T->warned_warmup = 1;
         eb_warn("%s, %zu bytes: the first timed loop took %.2fx the median of the others: "

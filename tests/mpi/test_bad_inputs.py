@@ -98,6 +98,9 @@ CASES = [
     # quick mode
     (["effbench", "quick", "mpi1", "-epsilon", "0"],
      "-epsilon 0: expected a relative error between 0 and 1, e.g. 0.02"),
+    (["IMB-MPI1", "PingPong", "-epsilon", "0.01"],
+     "-epsilon is quick mode's accuracy target: run `effbench quick mpi1 ... -epsilon E`, "
+     "or leave it out"),
     # b_eff
     (["b_eff", "--mem-per-proc", "0"], "--mem-per-proc: '0' is not a whole number of MB >= 1"),
     (["b_eff", "--random-patterns", "-3"], "--random-patterns: '-3' is not a number >= 1"),

@@ -49,3 +49,30 @@ def test_quick_refuses_repeat():
     assert r.returncode == 2
     assert ("effbench: error: quick mode chooses its own loops: no -repeat or -sync window"
             in r.stderr)
+
+
+def test_quick_help_is_its_own():
+    """quick's help says what it does, its -epsilon and how a row stops, then the component's
+    options; IMB-MPI1's help does not offer -epsilon."""
+    r = run(1, "effbench", "quick", "-h")
+    assert r.returncode == 0, r
+    out = r.stdout
+    assert out.startswith("Usage: mpirun -np P effbench quick [mpi1|nbc|ext|rma|io] "
+                          "[benchmark ...] [options]\n")
+    assert "  -epsilon E                relative standard error to reach (default 0.02)\n" in out
+    assert "  -time SECONDS             budget per row (default 0.5 in quick mode)\n" in out
+    assert "(after at least 5 loops), or when the budget -time is spent." in out
+    assert out.index("-epsilon E") < out.index("Usage: mpirun -np P IMB-MPI1")
+    r = run(1, "IMB-MPI1", "-h")
+    assert r.returncode == 0 and "-epsilon" not in r.stdout and "quick" not in r.stdout, r
+
+
+def test_quick_advises_nothing_it_already_does():
+    """A noisy machine (4 ranks on 2 cores) draws the noise warning, but quick mode never
+    recommends `effbench quick` or -repeat, which it is already doing."""
+    r = run(4, "effbench", "quick", "Allreduce", "Alltoall", "-msglog", "0:12", "-time", "0.05")
+    assert r.returncode == 0, r
+    assert "effbench quick" not in r.stderr and "-repeat" not in r.stderr, r.stderr
+    for line in r.stderr.splitlines():
+        if "timed loops spread" in line:
+            assert "look at rel_err[%]" in line, line
