@@ -6,6 +6,7 @@
 #define EB_IMB2021_OPTIONS_H
 
 #include "core/bench.h"
+#include "core/imb2021_types.h"
 #include "core/imb_option_types.h"
 #include "core/json.h"
 
@@ -29,21 +30,6 @@ int eb_imb2021_family_has(const eb_imb_family *f, const char *name);
 
 /* IMB's on/off words: on yes true enable 1 / off no false disable 0. */
 int eb_imb_parse_bool(const char *s, int *out);
-
-/* -data_type / -red_data_type names. */
-int eb_dtype_parse(const char *s, eb_dtype *out);
-const char *eb_dtype_word(eb_dtype t);     /* "int" */
-const char *eb_dtype_mpi_name(eb_dtype t); /* "MPI_INT" */
-MPI_Datatype eb_dtype_mpi(eb_dtype t);
-size_t eb_dtype_size(eb_dtype t);
-
-/* -contig_type's words ("base" ...): 0 and *out, or -1 for another word. */
-int eb_contig_parse(const char *word, eb_contig *out);
-const char *eb_contig_word(eb_contig ct);
-/* Buffer bytes per message byte of ct: 1, or 2 for resize and resize_vec. */
-int eb_contig_scale(eb_contig ct);
-/* The layout of benchmark b under options o (base outside IMB-MPI1). */
-eb_contig eb_contig_of(const eb_imb_options *o, const eb_bench *b);
 
 /* The element type of a benchmark's messages: -red_data_type for
  * reductions, -data_type otherwise (MPI_FLOAT / MPI_BYTE by default). */
@@ -79,10 +65,6 @@ void eb_imb2021_trim_sizes(const eb_imb_options *o, eb_sizes *s);
 int eb_imb2021_nmodes(const eb_imb_options *o);
 /* The one mode -aggregate_mode keeps ("aggregate" / "non-aggregate"), or NULL. */
 const char *eb_imb2021_only_mode(const eb_imb_options *o);
-
-/* Typed reduction data: the send pattern and the check of a sum. */
-void eb_fill_reduction(void *p, size_t bytes, eb_dtype t, int rank);
-long eb_check_reduction(const void *p, size_t count, eb_dtype t, int nranks, size_t off);
 
 /* Help lines for the IMB 2021 options the family's program has. */
 void eb_imb2021_print_help(const eb_imb_family *f);

@@ -1,6 +1,6 @@
 /* IMB 2021's -contig_type words, -data_type / -red_data_type: the types, their names, and the
- * reduction data a checked run verifies (declared in imb2021_options.h). */
-#include "core/imb2021_options.h"
+ * reduction data a checked run verifies. */
+#include "core/imb2021_types.h"
 
 #include <string.h>
 

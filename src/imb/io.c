@@ -40,11 +40,6 @@ static char names[IO_NBENCH][24];
 
 static const eb_io_kind *kind_of(const eb_ctx *c) { return &kinds[c->bench - benches]; }
 
-int eb_io_is_nonblocking(const eb_bench *b)
-{
-    return b >= benches && b < benches + IO_NBENCH && kinds[b - benches].nb;
-}
-
 /* ---- the CPU exploit of the I-flavours ---------------------------------------- */
 
 static eb_cpu_work cpu_work;

@@ -72,12 +72,14 @@ double eb_io_target_cpu_secs(const eb_imb_options *o)
 }
 
 /* IMB 2021.11 prints the kernel's rate before the first table when an
- * I-flavour is to run (IMB_cpu_exploit's first measurement). */
+ * I-flavour is to run (IMB_cpu_exploit's first measurement).  The
+ * I-flavours are the benchmarks io.c marks EB_F_AGGR_IN_2021, the rule that
+ * only they have (asking io.c instead would make the two call each other). */
 static void io_print_after_list2021(const eb_imb_options *o, const eb_bench **list, int n)
 {
     (void)o;
     for (int i = 0; i < n; i++)
-        if (eb_io_is_nonblocking(list[i])) {
+        if (list[i]->flags & EB_F_AGGR_IN_2021) {
             printf("\n\n# For nonblocking benchmarks:\n\n"
                    "# Function CPU_Exploit obtains an undisturbed\n"
                    "# performance of %7.2f MFlops\n", eb_cpu_mflops());

@@ -24,7 +24,4 @@ static inline const eb_io_options *eb_io_options_of(const eb_imb_options *o)
  * in its listing) or, under --imb-defaults 2021, IMB 2021.11's 0.01 s. */
 double eb_io_target_cpu_secs(const eb_imb_options *o);
 
-/* 1 if b is one of IMB-IO's nonblocking I-flavours (io.c). */
-int eb_io_is_nonblocking(const eb_bench *b);
-
 #endif

@@ -1,7 +1,7 @@
 /* The header of an IMB run under --imb-defaults 2021, line for line as IMB
  * 2021.11's programs print theirs (src_c/IMB_g_info.c, src_cpp/<X>/<X>_suite.cpp),
  * but naming effbench in the banner (docs/imb.md). */
-#include "core/report/imb_text.h"
+#include "core/report/imb2021_text.h"
 
 #include "core/imb2021_defaults.h"
 #include "core/imb2021_options.h"

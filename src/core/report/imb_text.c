@@ -2,6 +2,7 @@
 
 #include "core/imb2021_options.h"
 #include "core/nodemap.h"
+#include "core/report/imb2021_text.h"
 
 #include <math.h>
 #include <stdarg.h>

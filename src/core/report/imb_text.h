@@ -17,13 +17,6 @@
 int eb_imb_columns(const eb_bench *b, const eb_imb_options *o, int multi, eb_column *cols,
                    int max);
 
-/* The header of --imb-defaults 2021, up to "# List of Benchmarks to run:"
- * (report/imb2021_text.c). */
-void eb_imb2021_print_text_header(const eb_imb_options *o, const eb_sysinfo *s);
-/* Its "# Benchmarking NAME" line and the process lines after it (groups, -map). */
-void eb_imb2021_print_procs(const eb_imb_options *o, const char *name, int q, int ngroups,
-                            const int *ranks);
-
 void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
                          const eb_bench **list, const int *multi, int n);
 
