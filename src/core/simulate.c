@@ -50,13 +50,8 @@ void eb_sim_init(int argc, char **argv)
             eb_exit_all(EB_EXIT_USAGE, msg);
         }
     for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-check") == 0 || strcmp(argv[i], "--check") == 0) {
-            char msg[EB_ERRLEN];
-            snprintf(msg, sizeof msg, "%s: not available in a simulation: SMPI's shared message "
-                     "buffers carry no data to verify (check on a real machine, or simulate "
-                     "with EFFBENCH_SIM_MODE=off)", argv[i]);
-            eb_exit_all(EB_EXIT_USAGE, msg);
-        }
+        if (strcmp(argv[i], "-check") == 0 || strcmp(argv[i], "--check") == 0)
+            eb_sim_refuse_check(argv[i]);
     max_reps = EB_SIM_DEFAULT_REPS;
     const char *reps = getenv("EFFBENCH_SIM_REPS");
     if (reps) {
@@ -70,6 +65,17 @@ void eb_sim_init(int argc, char **argv)
     /* bookkeeping between MPI calls is no part of the simulated machine */
     sg_cfg_set_boolean("smpi/simulate-computation", "no");
 #endif
+}
+
+void eb_sim_refuse_check(const char *option)
+{
+    if (!active)
+        return;
+    char msg[EB_ERRLEN];
+    snprintf(msg, sizeof msg, "%s: not available in a simulation: SMPI's shared message "
+             "buffers carry no data to verify (check on a real machine, or simulate "
+             "with EFFBENCH_SIM_MODE=off)", option);
+    eb_exit_all(EB_EXIT_USAGE, msg);
 }
 
 void *eb_msgbuf_alloc(size_t n)

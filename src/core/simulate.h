@@ -43,6 +43,10 @@ void eb_sim_init(int argc, char **argv);
 /* 1 when this run is a simulation in simulation mode. */
 int eb_sim_active(void);
 
+/* In simulation mode: exit 2 on every rank, saying that `option` (a data check: -check,
+ * OSU's -c) cannot run (the shared buffers hold no data).  Otherwise nothing. */
+void eb_sim_refuse_check(const char *option);
+
 /* Page-aligned message buffers: shared (no payload) in simulation mode. */
 void *eb_msgbuf_alloc(size_t n);
 void eb_msgbuf_free(void *p);

@@ -196,8 +196,10 @@ void osu_reduce_times(const osu_ctx *c, double t_us, osu_row *row);
  * or MB/s for bandwidth rows): the element-wise average over the ranks when
  * `over_ranks` (collectives), else rank 0's own, sorted, nearest rank. */
 void osu_percentiles(const osu_ctx *c, int over_ranks, osu_row *row);
-/* Page-aligned buffer of n bytes (at least 1), zeroed. */
+/* Page-aligned message buffer of n bytes (at least 1), zeroed; in a simulation SMPI's
+ * shared buffer, which holds no data.  Free it with osu_free, never free(). */
 void *osu_alloc(size_t n);
+void osu_free(void *p);
 /* The checked pass's pattern (core/buffers.h) of `sender` for iteration i. */
 void osu_fill(void *p, size_t n, int sender, long i);
 long osu_verify(const void *p, size_t n, int sender, long i);

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "core/nodemap.h"
+#include "core/own_coll.h"
 #include "core/registry.h"
 
 #include <stdlib.h>
@@ -52,7 +53,7 @@ static void name_order(const osu_ctx *c, const eb_nodemap *map, int *order)
             order[k] = i;
         }
     }
-    MPI_Bcast(order, map->nnodes, MPI_INT, 0, c->comm);
+    eb_own_bcast(order, map->nnodes, MPI_INT, 0, c->comm);
 }
 
 /* The pairs of this rank; 0, or -1 with OSU's refusal in err. */
@@ -163,7 +164,7 @@ static void fan_measure(osu_ctx *c, osu_row *row)
     double t = osu_p2p_loop(c, fan_window, 1, mb), sum = 0;
     if (!sends(f))
         t = 0;
-    MPI_Reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+    eb_own_reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
     double senders = f->fan_in ? links : f->ppn;
     if (c->rank == 0)
         row->mb_per_s = mb * (double)c->iterations / (sum / senders);

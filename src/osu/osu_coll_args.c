@@ -4,6 +4,7 @@
 #include "osu/osu_coll.h"
 
 #include "core/error.h"
+#include "core/simulate.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -70,6 +71,9 @@ int coll_setup(osu_ctx *c, char *err, size_t n)
         return eb_err(err, n, "%s: Root rank('-k') cannot be more than number of processes "
                       "[-k fixed:%d on %d processes]", c->prog->name, o->root, c->size);
     coll_state_new(c);
+    eb_coll_mpi_call k = coll_prog_of(c)->kind;
+    if (k == EB_CALL_ALLREDUCE || k == EB_CALL_BCAST || k == EB_CALL_REDUCE)
+        eb_sim_prime_collectives(c->comm); /* SMPI's one-time set-up: not in a timed call */
     return coll_alloc(c, c->size, err, n);
 }
 
@@ -80,9 +84,11 @@ void coll_teardown(osu_ctx *c)
         return;
     if (st->comm != c->comm && st->comm != MPI_COMM_NULL)
         MPI_Comm_free(&st->comm);
-    void *mem[] = {st->s, st->r, st->spare, st->scounts, st->sdispls, st->rcounts,
-                   st->rdispls, st->wdispls, st->adispls, st->types, st->sources,
-                   st->destinations};
+    osu_free(st->s);
+    osu_free(st->r);
+    osu_free(st->spare);
+    void *mem[] = {st->scounts, st->sdispls, st->rcounts, st->rdispls, st->wdispls,
+                   st->adispls, st->types, st->sources, st->destinations};
     for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
         free(mem[k]);
     free(st);
@@ -173,7 +179,8 @@ void coll_args_for(osu_ctx *c, int root)
     const coll_prog *cp = coll_prog_of(c);
     eb_coll_flow flow = eb_coll_forms_of(cp->kind)->flow;
     st->a = (eb_coll_args){
-        .sbuf = st->s, .rbuf = st->r, .count = (int)c->count, .type = c->dtype, .op = MPI_SUM,
+        .sbuf = st->s, .rbuf = st->r, .count = (int)c->count, .type = c->dtype,
+        .op = eb_sim_op(MPI_SUM), /* a simulation's shared buffers: nothing to add up */
         .scounts = st->scounts, .sdispls = st->sdispls, .rcounts = st->rcounts,
         .rdispls = st->rdispls, .wdispls = st->wdispls, .adispls = st->adispls,
         .types = st->types, .root = root,

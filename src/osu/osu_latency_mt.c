@@ -63,8 +63,8 @@ static void lat_mt_teardown(osu_ctx *c)
 {
     mt_state *st = c->priv;
     for (int k = 0; k < st->nthreads; k++) {
-        free(st->s[k]);
-        free(st->r[k]);
+        osu_free(st->s[k]);
+        osu_free(st->r[k]);
     }
     eb_team_destroy(&st->team);
     free(st);

@@ -13,6 +13,7 @@
 #include "osu/osu_text.h"
 
 #include "core/error.h"
+#include "core/own_coll.h"
 #include "core/registry.h"
 
 #include <stdlib.h>
@@ -93,7 +94,7 @@ static double calc_bw(osu_ctx *c, int w)
     s->window = w;
     double mb = (double)osu_p2p_of(c)->transmit / 1e6 * s->pairs * w;
     double t = osu_p2p_loop(c, mbw_window, 1, mb), sum = 0;
-    MPI_Reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm); /* only senders add time */
+    eb_own_reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm); /* only senders add time */
     return c->rank == 0 ? mb * (double)c->iterations / (sum / s->pairs) : 0;
 }
 

@@ -15,6 +15,8 @@
 
 #include "osu/osu_nbc_compute.h"
 
+#include "core/own_coll.h"
+
 /* The call on the arguments of coll_args_at, started and completed. */
 static void start_wait(osu_ctx *c)
 {
@@ -87,9 +89,9 @@ static void overlapped(osu_ctx *c, double comm_s, double sum[T_N])
 static void nbc_row(const osu_ctx *c, const double mine[T_N], osu_row *row)
 {
     double sum[T_N], lo[2], hi[2], ends[2] = {mine[T_PURE], mine[T_OVERALL]};
-    MPI_Reduce(mine, sum, T_N, MPI_DOUBLE, MPI_SUM, 0, c->comm);
-    MPI_Reduce(ends, lo, 2, MPI_DOUBLE, MPI_MIN, 0, c->comm);
-    MPI_Reduce(ends, hi, 2, MPI_DOUBLE, MPI_MAX, 0, c->comm);
+    eb_own_reduce(mine, sum, T_N, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+    eb_own_reduce(ends, lo, 2, MPI_DOUBLE, MPI_MIN, 0, c->comm);
+    eb_own_reduce(ends, hi, 2, MPI_DOUBLE, MPI_MAX, 0, c->comm);
     if (c->rank != 0)
         return;
     double avg[T_N];

@@ -11,10 +11,15 @@
 
 #include "core/error.h"
 #include "core/registry.h"
+#include "core/smpi_build.h"
 
 /* The topology, then buffers and counts for a block per neighbour. */
 static int nhbr_setup(osu_ctx *c, char *err, size_t n)
 {
+    if (EB_SMPI_BUILD) /* SMPI links them, and aborts in them */
+        return eb_err(err, n, "%s: not in a simulation: SimGrid's SMPI implements neither "
+                      "MPI_Dist_graph_create_adjacent nor the neighbourhood collectives (its "
+                      "calls abort: \"Not yet implemented\")", c->prog->name);
     if (c->o->ddt)
         return eb_err(err, n, "%s: derived datatypes (-D) are not built for the neighbourhood "
                       "collectives yet: run without -D", c->prog->name);

@@ -1,6 +1,7 @@
 #include "osu/osu_nhbr_topo.h"
 
 #include "core/error.h"
+#include "core/own_coll.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -148,7 +149,7 @@ int osu_nhbr_topo_create(osu_ctx *c, coll_state *a, char *err, size_t errlen)
      * one rank's): the others return without a graph, and the runner's check
      * of every rank's setup ends the run with the failing rank's message */
     int any_bad = 0;
-    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MIN, c->comm);
+    eb_own_allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MIN, c->comm);
     if (any_bad)
         return bad;
     if (!a->sources)
@@ -162,7 +163,7 @@ int osu_nhbr_topo_create(osu_ctx *c, coll_state *a, char *err, size_t errlen)
     double t = MPI_Wtime() - t0, sum = 0;
     free(sw);
     free(dw);
-    MPI_Reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+    eb_own_reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
     a->create_us = sum * 1e6 / c->size;
     return 0;
 }

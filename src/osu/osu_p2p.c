@@ -65,8 +65,8 @@ static size_t index_span(const osu_ctx *c, const osu_p2p *m)
 static void free_buffers(osu_p2p *m)
 {
     for (int j = 0; j < m->nbuf && m->s; j++) {
-        free(m->s[j]);
-        free(m->r[j]);
+        osu_free(m->s[j]);
+        osu_free(m->r[j]);
         m->s[j] = m->r[j] = NULL;
     }
     m->buf_bytes = 0;
@@ -195,9 +195,9 @@ static long verify_packed(const osu_p2p *m, MPI_Comm comm, const char *got, int 
     long bad = 0;
     for (int k = 0; k < pa; k++)
         bad += a[k] != b[k];
-    free(want);
-    free(a);
-    free(b);
+    osu_free(want);
+    osu_free(a);
+    osu_free(b);
     return bad;
 }
 

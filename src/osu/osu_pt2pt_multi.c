@@ -9,6 +9,7 @@
 #include "osu/osu_p2p.h"
 #include "osu/osu_text.h"
 
+#include "core/own_coll.h"
 #include "core/registry.h"
 
 #define TAG_DATA 1
@@ -41,7 +42,7 @@ static void multi_lat_measure(osu_ctx *c, osu_row *row)
     double t = osu_p2p_loop(c, pair_round_trip, 0, 0), sum = 0;
     if (c->rank >= pairs_of(c))
         t = 0; /* OSU reduces over the senders only */
-    MPI_Reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+    eb_own_reduce(&t, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
     if (c->rank == 0)
         row->avg_us = sum / pairs_of(c) * 1e6 / (2.0 * (double)c->iterations);
     osu_percentiles(c, 0, row); /* -z: rank 0's own round trips */

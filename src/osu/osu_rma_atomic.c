@@ -13,6 +13,7 @@
 #include "core/buffers.h"
 #include "core/error.h"
 #include "core/registry.h"
+#include "core/simulate.h"
 #include "osu/osu_options.h"
 
 #include <string.h>
@@ -115,7 +116,7 @@ static void acc_measure(osu_ctx *c, osu_row *row)
     /* OSU's lock loop of osu_acc_latency warms up with iterations_large
      * (not skip_large) above 8192 bytes: kept, so the loops are OSU's */
     if (c->o->sync == OSU_SYNC_LOCK && c->bytes > OSU_LARGE_MESSAGE_SIZE)
-        c->skip = c->o->iterations_large;
+        c->skip = eb_sim_cap_loop(c->o->iterations_large);
     osu_rma_open(c, c->bytes);
     osu_rma_latency_row(c, osu_rma_loop(c, 1, c->lat), row);
 }

@@ -10,6 +10,7 @@
 #include "core/listing.h"
 #include "core/mpi_features.h"
 #include "core/registry.h"
+#include "core/simulate.h"
 #include "osu/osu.h"
 #include "osu/osu_json.h"
 #include "osu/osu_options.h"
@@ -126,6 +127,8 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
         }
         return 1;
     }
+    if (st->o.validate) /* -c or -check: a simulation's shared buffers hold no data */
+        eb_sim_refuse_check("-c");
     check_procs(p, run->procs);
     if (st->o.buffers_asked[0] && strcmp(st->o.buffers_asked, "H H"))
         eb_warn("%s: buffer types '%s' without -d: host buffers, as OSU 7.4 built without "
@@ -255,8 +258,9 @@ static long one_size(osu_state *st, size_t bytes)
     c->bytes = bytes;
     c->count = bytes / (size_t)c->dtype_size;
     int large = bytes > OSU_LARGE_MESSAGE_SIZE;
-    c->iterations = large ? o->iterations_large : o->iterations;
-    c->skip = large ? o->skip_large : o->skip;
+    /* a simulation caps every loop (EFFBENCH_SIM_REPS): it repeats itself exactly */
+    c->iterations = eb_sim_cap_loop(large ? o->iterations_large : o->iterations);
+    c->skip = eb_sim_cap_loop(large ? o->skip_large : o->skip);
     c->lat = o->npercentiles ? eb_calloc((size_t)c->iterations, sizeof *c->lat) : NULL;
     char what[160];
     snprintf(what, sizeof what, "%s, %d processes, %zu bytes", st->p->name, c->size, bytes);

@@ -9,6 +9,7 @@
  *              start instead (MPI_Session_init to MPI_Comm_create_from_group):
  *              effbench times one such start, made after MPI_Init.
  *   osu_hello: "This is a test with N processes".
+ * osu_init is refused in a simulation (docs/simulation.md); osu_hello runs.
  * Nothing here moves data: no checked pass.  OSU's osu_init parses its
  * options but never looks at the verdict, osu_hello parses none: both run
  * whatever the command line says (effbench warns about what it ignores). */
@@ -17,7 +18,9 @@
 
 #include "core/error.h"
 #include "core/init_time.h"
+#include "core/own_coll.h"
 #include "core/registry.h"
+#include "core/smpi_build.h"
 
 #include <stdlib.h>
 
@@ -60,6 +63,10 @@ static void time_session_start(struct timespec *start, struct timespec *end)
 
 static int init_setup(osu_ctx *c, char *err, size_t n)
 {
+    if (EB_SMPI_BUILD)
+        return eb_err(err, n, "osu_init: not in a simulation: it times MPI_Init on the clock, "
+                      "and SMPI has started its ranks before main (their MPI_Init is no part "
+                      "of the simulated machine, and the clock before it is the host's)");
     c->priv = eb_calloc(1, sizeof(init_figures));
     struct timespec a, b;
     if (!c->o->session && eb_init_time(&a, &b))
@@ -76,9 +83,9 @@ static void init_measure(osu_ctx *c, osu_row *row)
     else
         eb_init_time(&a, &b);
     long mine = ms_between(&a, &b), mn, mx, sum;
-    MPI_Reduce(&mine, &mn, 1, MPI_LONG, MPI_MIN, 0, c->comm);
-    MPI_Reduce(&mine, &mx, 1, MPI_LONG, MPI_MAX, 0, c->comm);
-    MPI_Reduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, 0, c->comm);
+    eb_own_reduce(&mine, &mn, 1, MPI_LONG, MPI_MIN, 0, c->comm);
+    eb_own_reduce(&mine, &mx, 1, MPI_LONG, MPI_MAX, 0, c->comm);
+    eb_own_reduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, 0, c->comm);
     f->min_ms = mn, f->max_ms = mx, f->avg_ms = sum / c->size;
     osu_reduce_times(c, us_between(&a, &b), row); /* JSON: the same in us, unrounded */
     row->iterations = 1;

@@ -3,6 +3,8 @@
 
 #include "core/buffers.h"
 #include "core/error.h"
+#include "core/own_coll.h"
+#include "core/simulate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,9 +48,9 @@ const osu_prog *osu_prog_at(int i) { return progs[i]; }
 void osu_reduce_times(const osu_ctx *c, double t_us, osu_row *row)
 {
     double mn, mx, sum;
-    MPI_Reduce(&t_us, &mn, 1, MPI_DOUBLE, MPI_MIN, 0, c->comm);
-    MPI_Reduce(&t_us, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, c->comm);
-    MPI_Reduce(&t_us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+    eb_own_reduce(&t_us, &mn, 1, MPI_DOUBLE, MPI_MIN, 0, c->comm);
+    eb_own_reduce(&t_us, &mx, 1, MPI_DOUBLE, MPI_MAX, 0, c->comm);
+    eb_own_reduce(&t_us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, c->comm);
     if (c->rank == 0) {
         row->min_us = mn;
         row->max_us = mx;
@@ -72,7 +74,7 @@ void osu_percentiles(const osu_ctx *c, int over_ranks, osu_row *row)
     if (c->rank == 0)
         v = eb_malloc((size_t)n * sizeof *v);
     if (over_ranks) {
-        MPI_Reduce(c->lat, v, (int)n, MPI_DOUBLE, MPI_SUM, 0, c->comm);
+        eb_own_reduce(c->lat, v, (int)n, MPI_DOUBLE, MPI_SUM, 0, c->comm);
     } else if (c->rank == 0) {
         memcpy(v, c->lat, (size_t)n * sizeof *v);
     }
@@ -89,14 +91,18 @@ void osu_percentiles(const osu_ctx *c, int over_ranks, osu_row *row)
     free(v);
 }
 
+/* Through the message-buffer allocator (core/simulate.h): in a simulation the buffers are
+ * SMPI's shared ones, which hold no data (nothing to zero), and outside simulation mode an
+ * SMPI build must not mix glibc's posix_memalign with the free() of SMPI's allocator. */
 void *osu_alloc(size_t n)
 {
-    void *p = NULL;
-    if (posix_memalign(&p, 4096, n ? n : 1))
-        eb_abort("cannot allocate %zu bytes", n);
-    memset(p, 0, n ? n : 1);
+    void *p = eb_msgbuf_alloc(n);
+    if (!eb_sim_active())
+        memset(p, 0, n ? n : 1);
     return p;
 }
+
+void osu_free(void *p) { eb_msgbuf_free(p); }
 
 /* Iteration i's data differ from i-1's, so a stale buffer is a defect. */
 void osu_fill(void *p, size_t n, int sender, long i)
@@ -112,7 +118,7 @@ long osu_verify(const void *p, size_t n, int sender, long i)
 long osu_sum_defects(const osu_ctx *c, long mine)
 {
     long all = 0;
-    MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, c->comm);
+    eb_own_allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, c->comm);
     return all;
 }
 

@@ -365,3 +365,185 @@ def test_generator_writes_the_topologies(tmp_path):
     assert generate.hostfile(f, 10, "sequential") == ["node-0"] * 8 + ["node-1"] * 2
     assert generate.parse_quantity("1.5GiBps", generate.UNITS_BW, "bw") == 1.5 * 2 ** 30
     json.dumps(p)  # the parsed spec is plain data
+
+
+# ---- OSU's programs under `effbench-results simulate` (docs/simulation.md, "OSU") ----------
+
+PAIR_LAT_US, PAIR_BW = 10.0, 100e6  # the `pair` preset: two hosts, a 10 us, 100 MB/s link each
+CLUSTER4 = "cluster:4,lat=10us,bw=100MBps"
+SMPI_ENVELOPE = 16  # bytes SMPI adds to every message (test_own_collectives_and_smpi_setup)
+OSU_SMALL = ["-i", 10, "-x", 1]
+
+
+def one_way_us(nbytes):
+    """A message of nbytes between the two hosts: two links of 10 us, then 100 MB/s."""
+    return 2 * PAIR_LAT_US + (nbytes + SMPI_ENVELOPE) / PAIR_BW * 1e6
+
+
+def doubling(lo, hi):
+    out = [lo]
+    while out[-1] * 2 <= hi:
+        out.append(out[-1] * 2)
+    return out
+
+
+def results_simulate(tmp_path, platform, np, prog, *args, timeout=120):
+    """`effbench-results simulate --db ... PROG ARGS`, the run stored in tmp_path's results
+    database: (its rows, its run record), read back from the database."""
+    from effbench.store.db import Store
+
+    db = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    jsonl = tmp_path / f"{prog}.jsonl"
+    cmd = [sys.executable, "-m", "effbench.cli", "simulate", "--db", db, "--json", str(jsonl),
+           "--platform", platform, "-np", str(np), prog, *map(str, args)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    p = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True, env=env)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        pytest.fail(f"simulation hangs: {' '.join(cmd)}\n{out[-2000:]}\n{err[-2000:]}")
+    assert p.returncode == 0, (prog, err[-3000:])
+    assert f"stored as run" in err and "simulated: " in err, err
+    with Store(db) as store:
+        (run,) = [r for r in store.list_runs() if r["source"] == str(jsonl)]
+        assert run["machine"] == "simulated" and run["status"] == "ok", run
+        parsed = store.load(run["id"])
+    assert parsed.run["simulated"] is True and parsed.run["component"] == "osu"
+    rows = parsed.results
+    assert rows and all(r["benchmark"] == prog for r in rows), rows
+    # a simulation caps every loop at 10 (EFFBENCH_SIM_REPS); -i 10 -x 1 is under it
+    assert all(r["repetitions"] <= generate_default_reps() for r in rows), rows
+    return rows, parsed.run
+
+
+def refused(tmp_path, np, prog, *args, platform=CLUSTER4):
+    rc, out, err = simulate(tmp_path, platform, np, prog, *args)
+    assert rc == 2, (prog, rc, err[-2000:])
+    (line,) = [x for x in err.splitlines() if x.startswith("effbench: error:")]
+    return line
+
+
+def test_osu_point_to_point(tmp_path):
+    """The point-to-point family on `pair` (before the fix every OSU program crashed: see
+    docs/simulation.md, "OSU"): latency is the platform's one-way time, bandwidth its link."""
+    sizes = doubling(1, 4096)
+    for prog in ("osu_latency", "osu_latency_persistent"):
+        rows, run = results_simulate(tmp_path, "pair", 2, prog, "-m", "1:4096", *OSU_SMALL)
+        assert run["simulation"]["platform"] == "pair"
+        assert [r["bytes"] for r in rows] == sizes
+        for r in rows:
+            assert r["repetitions"] == 10 and r["skip"] == 1
+            assert r["t_avg_us"] == pytest.approx(one_way_us(r["bytes"]), rel=1e-3), r
+    big = doubling(2 ** 20, 2 ** 22)
+    for prog, links in (("osu_bw", 1), ("osu_bibw", 2)):
+        rows, _ = results_simulate(tmp_path, "pair", 2, prog, "-m", "1048576:4194304",
+                                   *OSU_SMALL)
+        assert [r["bytes"] for r in rows] == big
+        for r in rows:  # OSU's MB/s: 10^6 bytes per second; both directions for bibw
+            assert r["mb_per_s"] == pytest.approx(links * PAIR_BW / 1e6, rel=1e-3), r
+    rows, _ = results_simulate(tmp_path, CLUSTER4, 4, "osu_multi_lat", "-m", "4:1024",
+                               *OSU_SMALL)
+    assert [r["bytes"] for r in rows] == doubling(4, 1024)
+    for r in rows:  # two pairs, each on links of its own
+        assert r["t_avg_us"] == pytest.approx(one_way_us(r["bytes"]), rel=5e-3), r
+    rows, _ = results_simulate(tmp_path, CLUSTER4, 4, "osu_mbw_mr", "-m", "4:1024", *OSU_SMALL)
+    assert [r["bytes"] for r in rows] == doubling(4, 1024)
+    for r in rows:  # two pairs: at most twice a link
+        assert r["pairs"] == 2 and 0 < r["mb_per_s"] <= 2 * PAIR_BW / 1e6, r
+        assert r["messages_per_s"] == pytest.approx(r["mb_per_s"] * 1e6 / r["bytes"], rel=1e-6)
+    assert rows[-1]["mb_per_s"] > rows[0]["mb_per_s"]
+
+
+def test_osu_blocking_collectives(tmp_path):
+    """Blocking collectives on 4 hosts: each crosses the network (two links of 10 us) at
+    least once; Allreduce is MPICH's recursive doubling, two exchanges at 4 ranks."""
+    sizes = doubling(4, 1024)
+    for prog in ("osu_allreduce", "osu_bcast", "osu_alltoallv"):
+        rows, _ = results_simulate(tmp_path, CLUSTER4, 4, prog, "-m", "4:1024", *OSU_SMALL)
+        assert [r["bytes"] for r in rows] == sizes, (prog, rows)
+        for r in rows:
+            assert r["procs"] == 4 and 0 < r["t_min_us"] <= r["t_avg_us"] <= r["t_max_us"], r
+            assert r["t_max_us"] >= 2 * PAIR_LAT_US, r
+            if prog == "osu_allreduce":
+                assert r["t_avg_us"] == pytest.approx(2 * one_way_us(r["bytes"]), rel=1e-3), r
+    (row,) = results_simulate(tmp_path, CLUSTER4, 4, "osu_barrier", *OSU_SMALL)[0]
+    assert row["bytes"] == 0 and row["t_avg_us"] >= 2 * PAIR_LAT_US, row
+
+
+def test_osu_nonblocking_collectives(tmp_path):
+    """OSU's overlap method: the compute of each iteration is the rank's pure communication
+    time, injected as simulated computation (osu_nbc_compute.c)."""
+    for prog in ("osu_iallreduce", "osu_ialltoall", "osu_ibarrier"):
+        args = [] if prog == "osu_ibarrier" else ["-m", "4:1024"]
+        rows, _ = results_simulate(tmp_path, CLUSTER4, 4, prog, *args, *OSU_SMALL)
+        assert [r["bytes"] for r in rows] == ([0] if not args else doubling(4, 1024)), rows
+        for r in rows:
+            assert r["pure_comm_us"] >= 2 * PAIR_LAT_US / 4, r  # an average over 4 ranks
+            assert r["compute_us"] == pytest.approx(r["pure_comm_us"], rel=0.01, abs=0.1), r
+            assert r["overall_us"] >= r["compute_us"] and 0 <= r["overlap_pct"] <= 100, r
+
+
+def test_osu_persistent_collectives(tmp_path):
+    """SMPI 3.32 has no MPI_Allreduce_init: the persistent collectives are refused naming the
+    call and the library (a SimGrid that has them runs them); the persistent point-to-point
+    programs (MPI_Send_init) run in test_osu_point_to_point."""
+    cache = (BUILD / "CMakeCache.txt").read_text()
+    if "EB_HAVE_MPI_ALLREDUCE_INIT:INTERNAL=1" in cache:
+        rows, _ = results_simulate(tmp_path, CLUSTER4, 4, "osu_allreduce_persistent",
+                                   "-m", "4:64", *OSU_SMALL)
+        assert [r["bytes"] for r in rows] == doubling(4, 64)
+        return
+    for prog in ("osu_allreduce_persistent", "osu_barrier_persistent"):
+        line = refused(tmp_path, 4, prog, "-m", "4:64", *OSU_SMALL)
+        assert line == (f"effbench: error: {prog} needs MPI_Allreduce_init (MPI-4.0 persistent "
+                        "collectives), which this MPI library (SMPI Version 3.32. Copyright The "
+                        "SimGrid Team 2007-2022) does not have"), line
+
+
+def test_osu_neighbourhood_collectives_refused(tmp_path):
+    """SMPI links the neighbourhood collectives and MPI_Dist_graph_create_adjacent, and
+    aborts in them: refused before anything runs."""
+    for prog in ("osu_neighbor_allgather", "osu_ineighbor_alltoallw"):
+        line = refused(tmp_path, 4, prog, "-m", "4:64", *OSU_SMALL)
+        assert line == (f"effbench: error: {prog}: not in a simulation: SimGrid's SMPI "
+                        "implements neither MPI_Dist_graph_create_adjacent nor the "
+                        "neighbourhood collectives (its calls abort: \"Not yet implemented\")")
+
+
+def test_osu_one_sided(tmp_path):
+    """One-sided programs with their default windows and synchronisations, and -w create and
+    dynamic (windows of SMPI's shared buffers): a put or get crosses two links of 10 us.
+    (Every program ran with every -w and -s it allows, docs/simulation.md.)"""
+    sizes = doubling(1, 1024)
+    for prog, args in (("osu_put_latency", []), ("osu_get_bw", ["-w", "dynamic"]),
+                       ("osu_put_bibw", []), ("osu_acc_latency", ["-w", "create", "-s", "lock"]),
+                       ("osu_cas_latency", [])):
+        rows, run = results_simulate(tmp_path, "pair", 2, prog, "-m", "1:1024", *args, *OSU_SMALL)
+        if prog in ("osu_fop_latency", "osu_cas_latency"):  # one row: the datatype's size
+            assert [r["bytes"] for r in rows] == [1], rows
+        else:
+            assert [r["bytes"] for r in rows] == sizes, rows
+        for r in rows:
+            if "bw" in prog:
+                assert 0 < r["mb_per_s"] <= (2 if "bibw" in prog else 1) * PAIR_BW / 1e6, r
+            else:
+                assert r["t_avg_us"] >= 2 * PAIR_LAT_US, r
+
+
+def test_osu_refusals_name_why(tmp_path):
+    """What a simulation cannot run is refused with the reason; osu_hello runs, and OSU's
+    data check (-c) is refused as effbench's -check is."""
+    assert refused(tmp_path, 2, "osu_latency_mt", platform="pair").endswith(
+        "runs threads: not in a simulation (SMPI ranks share one process)")
+    assert refused(tmp_path, 2, "osu_latency_mp", platform="pair") == (
+        "effbench: error: osu_latency_mp forks processes: not in a simulation (SMPI ranks "
+        "share one process)")
+    assert "osu_init: not in a simulation: it times MPI_Init on the clock" in \
+        refused(tmp_path, 4, "osu_init")
+    assert refused(tmp_path, 2, "osu_latency", "-c", platform="pair").startswith(
+        "effbench: error: -c: not available in a simulation: SMPI's shared message buffers")
+    rc, out, err = simulate(tmp_path, CLUSTER4, 4, "osu_hello")
+    assert rc == 0 and "This is a test with 4 processes" in out, err
