@@ -25,6 +25,9 @@
 #define NBC_DATA NBC_CHECKED, .loops = {1000, 100, 100, 10}
 #define MOVES NBC_DATA, .mem_limit = 2
 #define REDUCES NBC_DATA, .mem_limit = 1, .reduction = 1
+/* osu_igatherv, osu_iscatterv: OSU 7.4's programs set the warm-up to skip_large at every
+ * size (10, or -x) */
+#define MOVES_SKIP_LARGE NBC_CHECKED, .loops = {1000, 10, 100, 10}, .mem_limit = 2
 
 static const coll_prog PROGS[] = {
     /* no sizes, no data: OSU runs the large-message loop counts, one row,
@@ -58,15 +61,13 @@ static const coll_prog PROGS[] = {
               .optstring = OPT_ROOTED, MOVES},
      .kind = EB_CALL_GATHER},
     {.prog = {.name = "osu_igatherv", .title = "OSU MPI%s Non-blocking Gatherv Latency Test",
-              .optstring = OPT_ROOTED, MOVES},
+              .optstring = OPT_ROOTED, MOVES_SKIP_LARGE},
      .kind = EB_CALL_GATHERV},
     {.prog = {.name = "osu_iscatter", .title = "OSU MPI%s Non-blocking Scatter Latency Test",
               .optstring = OPT_ROOTED, MOVES},
      .kind = EB_CALL_SCATTER},
-    /* OSU 7.4's osu_iscatterv warms up skip_large times at every size */
     {.prog = {.name = "osu_iscatterv", .title = "OSU MPI%s Non-blocking Scatterv Latency Test",
-              .optstring = OPT_ROOTED, NBC_CHECKED, .loops = {1000, 10, 100, 10},
-              .mem_limit = 2},
+              .optstring = OPT_ROOTED, MOVES_SKIP_LARGE},
      .kind = EB_CALL_SCATTERV},
     {.prog = {.name = "osu_iallreduce", .title = "OSU MPI%s Non-blocking Allreduce Latency Test",
               .optstring = OPT_REDUCE, REDUCES},

@@ -29,6 +29,10 @@ typedef struct {
     double last_row_s; /* the previous row's time, for the guard's deadline */
     char **done_keys;  /* --resume: rows the file holds */
     int ndone;
+    /* The counts in force, as OSU 7.4's options.iterations and options.skip: a size above
+     * 8192 bytes switches them to the large counts for the rest of the run (the later -T
+     * datatypes' small sizes too), and what a program's measure sets stays (osu_acc_latency) */
+    long iterations, skip;
 #ifdef EB_HAVE_MPI_SESSION_INIT
     MPI_Session session;
 #endif
@@ -257,10 +261,9 @@ static long one_size(osu_state *st, size_t bytes)
     const osu_options *o = &st->o;
     c->bytes = bytes;
     c->count = bytes / (size_t)c->dtype_size;
-    int large = bytes > OSU_LARGE_MESSAGE_SIZE;
     /* a simulation caps every loop (EFFBENCH_SIM_REPS): it repeats itself exactly */
-    c->iterations = eb_sim_cap_loop(large ? o->iterations_large : o->iterations);
-    c->skip = eb_sim_cap_loop(large ? o->skip_large : o->skip);
+    c->iterations = eb_sim_cap_loop(st->iterations);
+    c->skip = eb_sim_cap_loop(st->skip);
     c->lat = o->npercentiles ? eb_calloc((size_t)c->iterations, sizeof *c->lat) : NULL;
     char what[160];
     snprintf(what, sizeof what, "%s, %d processes, %zu bytes", st->p->name, c->size, bytes);
@@ -270,6 +273,7 @@ static long one_size(osu_state *st, size_t bytes)
     double t0 = MPI_Wtime();
     osu_row row = empty_row(bytes, c->iterations);
     st->p->measure(c, &row);
+    st->skip = c->skip;
     if (o->validate && st->p->check)
         row.defects = osu_sum_defects(c, st->p->check(c));
     if (c->rank == 0) {
@@ -285,6 +289,15 @@ static long one_size(osu_state *st, size_t bytes)
     free(c->lat);
     c->lat = NULL;
     return row.defects > 0 ? row.defects : 0;
+}
+
+/* OSU's switch to the large counts, made at every size it measures (--resume's rows too). */
+static void switch_counts(osu_state *st, size_t bytes)
+{
+    if (bytes > OSU_LARGE_MESSAGE_SIZE) {
+        st->iterations = st->o.iterations_large;
+        st->skip = st->o.skip_large;
+    }
 }
 
 static void table_start(osu_state *st)
@@ -322,6 +335,8 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
     }
     long defects = 0;
     size_t failed_size = 0;
+    st->iterations = st->o.iterations;
+    st->skip = st->o.skip;
     if (st->p->bench == OSU_STARTUP) { /* osu_init, osu_hello: one row, no sizes */
         c->dtype = MPI_CHAR;
         c->dtype_size = 1;
@@ -337,7 +352,10 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
         size_t hi = st->p->no_size ? 0 : st->p->one_row ? (size_t)c->dtype_size : st->o.max_size;
         for (size_t s = lo; s <= hi && !defects; s = next_size(s)) {
             /* OSU skips sizes of no whole element, 0 too */
-            if ((!st->p->no_size && s / (size_t)c->dtype_size == 0) || already_done(st, s))
+            if (!st->p->no_size && s / (size_t)c->dtype_size == 0)
+                continue;
+            switch_counts(st, s);
+            if (already_done(st, s))
                 continue;
             defects = one_size(st, s);
             failed_size = s;
