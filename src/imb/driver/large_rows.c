@@ -1,6 +1,5 @@
 #include "imb/driver/large_rows.h"
 
-#include "core/error.h"
 #include "core/mpi_features.h"
 #include "imb/driver/imb2021_options.h"
 
@@ -8,12 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int eb_large_count_missing(const char *call)
-{
-    eb_abort("%s: a count past %d elements needs it and this MPI library lacks it", call,
-             INT_MAX);
-}
 
 /* A benchmark without _c calls may count bytes whatever its unit (IMB-EXT's
  * puts are MPI_BYTE though its lengths are floats'): its span is x. */
