@@ -2,8 +2,8 @@
  * worked example of docs/extending.md.  An MPI_Ssend completes only once the
  * matching receive has started, so short messages pay for the handshake an
  * eager protocol skips: compare its small-message times with PingPong's. */
-#include "core/bench.h"
 #include "core/registry.h"
+#include "imb/driver/bench.h"
 
 #define TAG 2000
 

@@ -1,31 +1,20 @@
 #include "core/registry.h"
 
-#include "core/bench.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-/* A sorted, growing list of registrations (components or benchmarks). */
-typedef struct {
-    const void **v;
-    int n, cap;
-} reg_list;
 
 static char first_error[256];
 
-static void refuse(const char *fmt, const char *a, const char *b)
+void eb_registry_refuse(const char *message)
 {
     if (!first_error[0])
-        snprintf(first_error, sizeof first_error, fmt, a, b);
+        snprintf(first_error, sizeof first_error, "%s", message);
 }
 
 const char *eb_registry_error(void) { return first_error[0] ? first_error : NULL; }
 
-/* Insert p after every entry of the same or lower order (stable: the
- * registration order breaks ties). */
-static void insert(reg_list *l, const void *p, int order, int (*order_of)(const void *))
+void eb_reg_insert(eb_reg_list *l, const void *p, int order, int (*order_of)(const void *))
 {
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 32;
@@ -45,9 +34,7 @@ static void insert(reg_list *l, const void *p, int order, int (*order_of)(const 
     l->v[i] = p;
 }
 
-/* ---- components ---------------------------------------------------------- */
-
-static reg_list components;
+static eb_reg_list components;
 
 static int component_order(const void *p) { return ((const eb_component *)p)->order; }
 
@@ -59,12 +46,14 @@ void eb_register_component(const eb_component *c)
     for (int k = 0; k < 4 && names[k]; k++) {
         const eb_component *other = eb_find_component(names[k]);
         if (other) {
-            refuse("two components answer to the name '%s' (the second one, of '%s', is "
-                   "refused)", names[k], c->name);
+            char msg[256];
+            snprintf(msg, sizeof msg, "two components answer to the name '%s' (the second "
+                     "one, of '%s', is refused)", names[k], c->name);
+            eb_registry_refuse(msg);
             return;
         }
     }
-    insert(&components, c, c->order, component_order);
+    eb_reg_insert(&components, c, c->order, component_order);
 }
 
 const eb_component *eb_find_component(const char *name)
@@ -84,39 +73,3 @@ const eb_component *eb_find_component(const char *name)
 
 int eb_component_count(void) { return components.n; }
 const eb_component *eb_component_at(int i) { return component_at(i); }
-
-/* ---- benchmarks ------------------------------------------------------------ */
-
-static reg_list benches;
-
-static int bench_order(const void *p) { return ((const eb_bench *)p)->order; }
-
-static const eb_bench *bench_at(int i) { return benches.v[i]; }
-
-void eb_register_bench(const eb_bench *b)
-{
-    for (int i = 0; i < benches.n; i++)
-        if (strcmp(bench_at(i)->component, b->component) == 0 &&
-            strcasecmp(bench_at(i)->name, b->name) == 0) {
-            refuse("component '%s' has two benchmarks called '%s' (the second one is refused)",
-                   b->component, b->name);
-            return;
-        }
-    insert(&benches, b, b->order, bench_order);
-}
-
-int eb_bench_count(const char *component)
-{
-    int n = 0;
-    for (int i = 0; i < benches.n; i++)
-        n += strcmp(bench_at(i)->component, component) == 0;
-    return n;
-}
-
-const eb_bench *eb_bench_at(const char *component, int k)
-{
-    for (int i = 0; i < benches.n; i++)
-        if (strcmp(bench_at(i)->component, component) == 0 && k-- == 0)
-            return bench_at(i);
-    return NULL;
-}

@@ -7,13 +7,14 @@
  * #repetitions Mbytes/sec Msg/sec, from the slowest rank's time, with
  * Msg/sec = (1 or 2) * window * pairs / t.  Even process counts only, and
  * only by name or -include, as in IMB 2021.11. */
-#include "core/bench.h"
 #include "core/error.h"
-#include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
-#include "core/msg_layout.h"
 #include "core/registry.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/imb2021_options.h"
+#include "imb/driver/large_rows.h"
+#include "imb/driver/msg_layout.h"
 
 #include <stdlib.h>
 

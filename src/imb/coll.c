@@ -8,12 +8,13 @@
 #include "imb/coll.h"
 
 #include "core/error.h"
-#include "core/imb2021_defaults.h"
-#include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
-#include "core/msg_layout.h"
 #include "core/registry.h"
+#include "imb/driver/imb2021_defaults.h"
+#include "imb/driver/imb2021_options.h"
+#include "imb/driver/large_rows.h"
+#include "imb/driver/msg_layout.h"
 
 #include "core/buffers.h"
 #include "core/simulate.h"
@@ -114,7 +115,7 @@ static void make_vectors(eb_ctx *c, eb_coll_state *st, eb_coll_kind k)
         st->counts = eb_malloc(n * sizeof *st->counts);
         st->displs = eb_malloc(n * sizeof *st->displs);
     }
-    for (size_t j = 0; j < n; j++) /* the plan refused what does not fit (large_count.h) */
+    for (size_t j = 0; j < n; j++) /* the plan refused what does not fit (large_rows.h) */
         if (st->large) {
             st->counts_c[j] = (MPI_Count)st->count_of[j];
             st->displs_c[j] = (MPI_Aint)st->displ_of[j];

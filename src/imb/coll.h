@@ -6,9 +6,9 @@
 #ifndef EB_IMB_COLL_H
 #define EB_IMB_COLL_H
 
-#include "core/bench.h"
 #include "core/coll_calls.h"
-#include "core/cpu_exploit.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/cpu_exploit.h"
 
 #include <mpi.h>
 

@@ -8,11 +8,11 @@
  * MPI_Win_fence, the guide's "assured completion" of IMB-EXT.  Data are
  * IMB-EXT's float BUF_VALUE(rank, i) = 0.1*(rank+1) + i; transfer lengths
  * are whole floats, as the real IMB-EXT prints them (0, 4, 8, ...). */
-#include "core/bench.h"
 #include "core/buffers.h"
-#include "core/driver.h"
 #include "core/error.h"
 #include "core/registry.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/driver.h"
 #include "imb/rma_win.h"
 
 #include <stdlib.h>

@@ -18,13 +18,13 @@
 #include "imb/io_family.h"
 #include "imb/io_util.h"
 
-#include "core/bench.h"
-#include "core/cpu_exploit.h"
-#include "core/driver.h"
 #include "core/error.h"
-#include "core/overlap.h"
 #include "core/registry.h"
-#include "core/repeat.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/cpu_exploit.h"
+#include "imb/driver/driver.h"
+#include "imb/driver/overlap.h"
+#include "imb/driver/repeat.h"
 
 #include <errno.h>
 #include <stdio.h>

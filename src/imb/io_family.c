@@ -2,11 +2,11 @@
  * its component.  The benchmarks are io.c's. */
 #include "imb/io_family.h"
 
-#include "core/cpu_exploit.h"
-#include "core/driver.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/text.h"
+#include "imb/driver/cpu_exploit.h"
+#include "imb/driver/driver.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 #ifndef EB_IMB_IO_FAMILY_H
 #define EB_IMB_IO_FAMILY_H
 
-#include "core/bench.h"
-#include "core/options.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/options.h"
 #include "imb/io_util.h"
 
 typedef struct {

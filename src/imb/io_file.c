@@ -4,7 +4,7 @@
 #include "imb/io_file.h"
 
 #include "core/error.h"
-#include "core/repeat.h"
+#include "imb/driver/repeat.h"
 #include "imb/io_family.h"
 #include "imb/io_util.h"
 

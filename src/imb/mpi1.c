@@ -1,7 +1,7 @@
 /* IMB-MPI1: the family record (IMB_settings.h standard-mode values, its
  * component).  The benchmarks register themselves from p2p.c, coll.c, ... */
-#include "core/driver.h"
 #include "core/registry.h"
+#include "imb/driver/driver.h"
 
 static const eb_imb_family mpi1_family = {
     .component = "mpi1",

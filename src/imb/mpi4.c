@@ -9,11 +9,11 @@
  * its own, a barrier after it; Barrier times its loop whole) and -warm_up on
  * are the defaults.  The operations (arguments, extents, checks) are
  * IMB-MPI1's (coll.c), the *_init calls OSU's (core/coll_calls.h). */
-#include "core/driver.h"
 #include "core/error.h"
 #include "core/mpi_features.h"
 #include "core/registry.h"
 #include "imb/coll.h"
+#include "imb/driver/driver.h"
 #include "imb/nbc.h"
 
 /* The row's persistent request, on repetition 0's arguments. */

@@ -9,12 +9,12 @@
  * (eb_nbc_overlap, nbc.h) serves IMB-MPI4's persistent requests too. */
 #include "imb/nbc.h"
 
-#include "core/driver.h"
-#include "core/imb2021_options.h"
 #include "core/mpi_features.h"
-#include "core/overlap.h"
 #include "core/registry.h"
 #include "imb/coll.h"
+#include "imb/driver/driver.h"
+#include "imb/driver/imb2021_options.h"
+#include "imb/driver/overlap.h"
 
 #include <stdio.h>
 

@@ -1,10 +1,10 @@
 /* IMB-NBC's overlap method, shared with IMB-MPI4's _persist flavours; the
- * overlap figure itself is core/overlap.h (shared with IMB-IO). */
+ * overlap figure itself is imb/driver/overlap.h (shared with IMB-IO). */
 #ifndef EB_IMB_NBC_H
 #define EB_IMB_NBC_H
 
-#include "core/bench.h"
-#include "core/options.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/options.h"
 
 #include <mpi.h>
 

@@ -4,12 +4,13 @@
  * the receiving side of PingPong and PingPing uses MPI_ANY_SOURCE (the
  * guide's), the SpecificSource variants the partner's rank, the AnySource
  * variants (IMB 2021's names for the guide's kernels) MPI_ANY_SOURCE. */
-#include "core/bench.h"
-#include "core/imb2021_options.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
-#include "core/msg_layout.h"
 #include "core/registry.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/imb2021_options.h"
+#include "imb/driver/large_rows.h"
+#include "imb/driver/msg_layout.h"
 
 #define TAG 1000
 
@@ -18,7 +19,7 @@ static int left(const eb_ctx *c) { return (c->rank - 1 + c->size) % c->size; }
 static int right(const eb_ctx *c) { return (c->rank + 1) % c->size; }
 
 /* The message: x bytes as elements of -data_type (MPI_BYTE by default) in
- * -contig_type's layout (core/msg_layout.h), counted in eb_count; past
+ * -contig_type's layout (imb/driver/msg_layout.h), counted in eb_count; past
  * INT_MAX elements the calls are MPI-4's _c ones. */
 static MPI_Datatype dtype(const eb_ctx *c) { return c->lay.type; }
 static eb_count count(const eb_ctx *c) { return c->lay.count; }

@@ -15,10 +15,10 @@
  * Here: the measured patterns, their descriptors and the family; the
  * windows of a length and -check's presets are rma_state.c's,
  * Truly_passive_put is rma_passive.c. */
-#include "core/bench.h"
 #include "core/buffers.h"
-#include "core/driver.h"
 #include "core/registry.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/driver.h"
 #include "imb/rma_state.h"
 #include "imb/rma_win.h"
 

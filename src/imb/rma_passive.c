@@ -2,11 +2,11 @@
  * target computes outside MPI (passive-target progress)?  The guide's two
  * cases, t_pure (target in MPI_Barrier) and t_ovrl (target computing
  * first), the verdict per row, and a summary after the table. */
-#include "core/bench.h"
-#include "core/cpu_exploit.h"
 #include "core/registry.h"
-#include "core/report/imb_text.h"
 #include "core/report/jsonl.h"
+#include "imb/driver/bench.h"
+#include "imb/driver/cpu_exploit.h"
+#include "imb/driver/report/imb_text.h"
 #include "imb/rma_passive.h"
 #include "imb/rma_state.h"
 

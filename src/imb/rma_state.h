@@ -5,7 +5,7 @@
 #ifndef EB_IMB_RMA_STATE_H
 #define EB_IMB_RMA_STATE_H
 
-#include "core/bench.h"
+#include "imb/driver/bench.h"
 #include "imb/rma_win.h"
 
 #include <mpi.h>

@@ -1,8 +1,8 @@
 #include "imb/rma_win.h"
 
 #include "core/error.h"
-#include "core/options.h"
-#include "core/repeat.h"
+#include "imb/driver/options.h"
+#include "imb/driver/repeat.h"
 
 #include <float.h>
 #include <math.h>

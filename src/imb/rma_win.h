@@ -4,7 +4,7 @@
 #ifndef EB_IMB_RMA_WIN_H
 #define EB_IMB_RMA_WIN_H
 
-#include "core/bench.h"
+#include "imb/driver/bench.h"
 
 #include <mpi.h>
 #include <stddef.h>

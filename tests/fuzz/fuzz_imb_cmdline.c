@@ -1,8 +1,8 @@
 /* IMB's command line: the input's lines are the words after the program
  * name, parsed by every registered IMB family. */
 #include "core/error.h"
-#include "core/options.h"
 #include "fuzz.h"
+#include "imb/driver/options.h"
 
 #define MAX_WORDS 32
 

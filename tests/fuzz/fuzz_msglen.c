@@ -1,8 +1,8 @@
 /* -msglen and -input files: IMB's length list and benchmark-name list. */
 #include "core/error.h"
-#include "core/options.h"
-#include "core/sizes.h"
 #include "fuzz.h"
+#include "imb/driver/options.h"
+#include "imb/driver/sizes.h"
 
 static const eb_imb_family family = {.component = "mpi1", .program = "IMB-MPI1",
                                      .part = "MPI-1 part", .maxmsglog = 22};

@@ -1,4 +1,4 @@
-"""IMB 2021.11's -contig_type base|base_vec|resize|resize_vec (core/msg_layout.h): every
+"""IMB 2021.11's -contig_type base|base_vec|resize|resize_vec (imb/driver/msg_layout.h): every
 value runs point-to-point, collective and local-reduction benchmarks with -check, the rows
 name the message length (not the doubled buffers), nothing is corrupted, the calls carry the
 layout's datatype (a derived type, not MPI_FLOAT, for all but base), -mem counts the doubled

@@ -2,10 +2,10 @@
  * statistics and the clock model of -sync window. */
 #include "core/clock.h"
 #include "core/error.h"
-#include "core/procsets.h"
-#include "core/repeat.h"
-#include "core/sizes.h"
 #include "core/stats.h"
+#include "imb/driver/procsets.h"
+#include "imb/driver/repeat.h"
+#include "imb/driver/sizes.h"
 #include "unit.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
 /* IMB command line: every option form of the user guide and every error. */
 #include "core/error.h"
-#include "core/imb2021_options.h"
-#include "core/large_count.h"
-#include "core/options.h"
-#include "core/plan.h"
+#include "imb/driver/imb2021_options.h"
+#include "imb/driver/large_rows.h"
+#include "imb/driver/options.h"
+#include "imb/driver/plan.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -256,7 +256,7 @@ static void imb2021_effects(void)
     }
 }
 
-/* Counts past INT_MAX (core/large_count.h): elements, not bytes; the
+/* Counts past INT_MAX (imb/driver/large_rows.h): elements, not bytes; the
  * v-variants' last displacement; bytes for a benchmark without _c calls. */
 static void large_counts(void)
 {

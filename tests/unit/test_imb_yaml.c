@@ -1,7 +1,7 @@
-/* IMB's -load YAML (core/imb_yaml.c): block and flow maps, lists, comments,
+/* IMB's -load YAML (imb/driver/imb_yaml.c): block and flow maps, lists, comments,
  * IMB's "(default)" comments, extra_args; and the errors, named by file and line. */
 #include "core/error.h"
-#include "core/imb_yaml.h"
+#include "imb/driver/imb_yaml.h"
 #include "unit.h"
 
 #include <string.h>

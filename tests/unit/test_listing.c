@@ -1,8 +1,9 @@
-/* `effbench --list-json`: a component's eb_bench descriptors, then what its
- * list_json hook adds, each entry with every field of the listing. */
-#include "core/bench.h"
+/* `effbench --list-json`: what each component's list_json hook adds, each
+ * entry with every field of the listing: IMB's eb_bench descriptors
+ * (eb_bench_list_json, an IMB family's hook), then a table of its own. */
 #include "core/listing.h"
 #include "core/registry.h"
+#include "imb/driver/bench.h"
 #include "unit.h"
 
 #include <stdio.h>
@@ -15,9 +16,11 @@ static int noop_main(const eb_component *self, int argc, char **argv)
     return 0;
 }
 
-/* What a personality with a table of its own (OSU) does. */
+/* What an IMB family does (its descriptors), then what a personality with a
+ * table of its own (OSU) does. */
 static void own_table(const eb_component *self, eb_json *benchmarks)
 {
+    eb_bench_list_json(self, benchmarks);
     eb_listing_entry e = {.component = self->name, .name = "unit_latency",
                           .program = "unit_latency", .cls = "single_transfer",
                           .is_default = 1, .checked = 1, .fixed_procs = 2};

@@ -1,11 +1,11 @@
-/* IMB 2021.11's -contig_type layouts (core/msg_layout.h): the datatypes,
+/* IMB 2021.11's -contig_type layouts (imb/driver/msg_layout.h): the datatypes,
  * counts and buffer scale each value makes, where a message's bytes land
  * (a real MPI_Sendrecv to self, as a singleton), that -check reads them at
  * those places and that a message in another layout is caught. */
-#include "core/imb2021_options.h"
-#include "core/msg_layout.h"
-#include "core/options.h"
-#include "core/plan.h"
+#include "imb/driver/imb2021_options.h"
+#include "imb/driver/msg_layout.h"
+#include "imb/driver/options.h"
+#include "imb/driver/plan.h"
 #include "unit.h"
 
 #include <mpi.h>

@@ -1,9 +1,9 @@
 /* IMB-NBC pure parts: the overlap formula at its edges, the CPU-exploit
  * kernel's calibration, and the Reduce_scatter split both families use. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "core/cpu_exploit.h"
-#include "core/overlap.h"
 #include "imb/coll.h"
+#include "imb/driver/cpu_exploit.h"
+#include "imb/driver/overlap.h"
 #include "imb/nbc.h"
 #include "unit.h"
 

@@ -1,7 +1,7 @@
 /* The registries: no cap on components or benchmarks, and a duplicate name
  * refused (the first refusal kept for main to report). */
-#include "core/bench.h"
 #include "core/registry.h"
+#include "imb/driver/bench.h"
 #include "unit.h"
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* Pure helpers of the one-sided families: BUF_VALUE data and its checks,
  * the accumulate verification, the Truly_passive_put verdict, the window
  * sections of aggregated transfers. */
-#include "core/options.h"
-#include "core/repeat.h"
+#include "imb/driver/options.h"
+#include "imb/driver/repeat.h"
 #include "imb/rma_passive.h"
 #include "imb/rma_win.h"
 #include "unit.h"
