@@ -1,7 +1,7 @@
 /* The buffers, counts and displacements OSU 7.4 gives its collectives, the
  * root of -k and MPI_IN_PLACE of -l: one argument record (eb_coll_args) per
  * call, for every form of the call (core/coll_calls.c). */
-#include "osu/osu_coll.h"
+#include "osu/osu_coll_args.h"
 
 #include "core/error.h"
 #include "core/simulate.h"

@@ -7,7 +7,7 @@
  * of its receiver too, so a block delivered to the wrong rank or slot is a
  * defect; iteration i's pattern differs from i-1's, so a stale buffer is one
  * too.  Reductions: small integers whose sums are exact in every -T type. */
-#include "osu/osu_coll.h"
+#include "osu/osu_coll_check.h"
 
 #include "core/buffers.h"
 
