@@ -13,6 +13,8 @@
 #ifndef EB_OSU_H
 #define EB_OSU_H
 
+#include "osu/osu_optsets.h"
+
 #include <mpi.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -99,7 +101,7 @@ struct osu_prog {
     const char *title;      /* OSU's BENCHMARK string, "%s" for the accelerator: "OSU MPI%s Latency Test" */
     osu_bench bench;
     osu_row_kind row;
-    const char *optstring;  /* OSU 7.4's getopt string of this program (without accelerators) */
+    const char *optstring;  /* OSU 7.4's getopt string: a letter set of osu_optsets.h (+ its own) */
     osu_loops loops;
     size_t default_max_size;/* 0: OSU's default for the bench type */
     size_t default_min_size;/* OSU's: 0 for point-to-point latency, else 1 */

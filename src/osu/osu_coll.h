@@ -38,12 +38,4 @@ long coll_blocking_check(osu_ctx *c);
     .bench = OSU_COLLECTIVE, .row = OSU_ROW_LATENCY, .loops = {1000, 100, 100, 10}, \
     .default_min_size = 1, .min_procs = 2, .setup = coll_setup, .teardown = coll_teardown
 
-/* OSU 7.4's option strings (osu_util_options.h, without accelerators). */
-#define COLL_OPT_ALLTOALL "+:hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::"
-#define COLL_OPT_ROOTED_MOVE COLL_OPT_ALLTOALL "k:"
-#define COLL_OPT_BCAST "+:hvfm:i:x:M:a:c::u:G:D:P:T:Iz::"
-#define COLL_OPT_BARRIER "+:hvfm:i:x:M:a:u:G:P:Iz::"
-#define COLL_OPT_ALLREDUCE "+:hvfm:i:x:M:a:c::u:G:P:T:Ilz::"
-#define COLL_OPT_REDUCE COLL_OPT_ALLREDUCE "k:"
-
 #endif

@@ -235,7 +235,7 @@ static const osu_prog osu_mbw_mr = {
     .title = "OSU MPI Multiple Bandwidth / Message Rate Test",
     .bench = OSU_MBW_MR,
     .row = OSU_ROW_MBW_MR,
-    .optstring = "p:W:R:x:i:m:Vhvb:c::u:G:D:P:T:Iz::",
+    .optstring = OSU_OPTS_MBW_MR,
     /* OSU's bandwidth counts, but its calc_bw runs iterations + skip at every size: no
      * switch to 20 and 2 above 8192 bytes */
     .loops = {100, 10, 100, 10},

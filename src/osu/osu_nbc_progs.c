@@ -6,12 +6,12 @@
 
 #include "core/registry.h"
 
-/* OSU's option strings of the non-blocking collectives */
-#define OPT_BARRIER "+:hvfm:i:x:M:t:a:G:P:Iz::"
-#define OPT_ALLTOALL "+:hvfm:i:x:M:t:a:c::u:G:D:P:T:Ilz::"
-#define OPT_ROOTED OPT_ALLTOALL "k:"
-#define OPT_BCAST "+:hvfm:i:x:M:t:a:c::u:G:D:P:T:Iz::"
-#define OPT_REDUCE "+:hvfm:i:x:M:t:a:c::u:G:P:T:Ilz::"
+/* OSU's letter sets of the non-blocking collectives (osu_optsets.h) */
+#define OPT_BARRIER OSU_OPTS_NBC_BARRIER
+#define OPT_ALLTOALL OSU_OPTS_NBC_ALLTOALL
+#define OPT_ROOTED OSU_OPTS_NBC_ALLTOALL OSU_OPT_ROOT
+#define OPT_BCAST OSU_OPTS_NBC_BCAST
+#define OPT_REDUCE OSU_OPTS_NBC_ALLREDUCE
 
 /* What every non-blocking collective shares: sizes from 1 byte, at least
  * two processes, the NBC rows and method, the collective table's buffers. */
@@ -73,7 +73,7 @@ static const coll_prog PROGS[] = {
               .optstring = OPT_REDUCE, REDUCES},
      .kind = EB_CALL_ALLREDUCE},
     {.prog = {.name = "osu_ireduce", .title = "OSU MPI%s Non-blocking Reduce Latency Test",
-              .optstring = OPT_REDUCE "k:", REDUCES},
+              .optstring = OPT_REDUCE OSU_OPT_ROOT, REDUCES},
      .kind = EB_CALL_REDUCE},
     {.prog = {.name = "osu_ireduce_scatter",
               .title = "OSU MPI%s Non-blocking Reduce_scatter Latency Test",

@@ -44,9 +44,6 @@ static void nhbr_measure(osu_ctx *c, osu_row *row)
     MPI_Barrier(c->comm);
 }
 
-#define OPT_NHBR "+:hvfm:i:x:M:a:c::u:N:G:D:P:T:Iz::"
-#define OPT_INHBR "+:hvfm:i:x:M:t:a:c::u:N:G:D:P:T:Iz::"
-
 /* Every neighbourhood program: OSU's collective defaults, sizes from 1 byte,
  * at least two processes, -M on the buffers of a block per process. */
 #define NHBR_COMMON                                                                        \
@@ -54,11 +51,11 @@ static void nhbr_measure(osu_ctx *c, osu_row *row)
     .min_procs = 2, .datatype_lines = 1, .mem_limit = 2, .setup = nhbr_setup,              \
     .teardown = coll_teardown, .preamble = nhbr_preamble
 #define NHBR_BLOCKING                                                                      \
-    NHBR_COMMON, .row = OSU_ROW_LATENCY, .optstring = OPT_NHBR, .measure = nhbr_measure,   \
-    .check = coll_blocking_check
+    NHBR_COMMON, .row = OSU_ROW_LATENCY, .optstring = OSU_OPTS_COLL_NHBR,                  \
+    .measure = nhbr_measure, .check = coll_blocking_check
 #define NHBR_NONBLOCKING                                                                   \
-    NHBR_COMMON, .row = OSU_ROW_NBC, .optstring = OPT_INHBR, .measure = osu_nbc_measure,   \
-    .check = osu_nbc_check
+    NHBR_COMMON, .row = OSU_ROW_NBC, .optstring = OSU_OPTS_NBC_NHBR,                       \
+    .measure = osu_nbc_measure, .check = osu_nbc_check
 
 /* OSU's blocking loop: a barrier before a size's iterations, one after each */
 #define BLOCKING_SYNC .pre_barrier = 1, .sync = SYNC_AFTER

@@ -26,6 +26,10 @@ typedef struct {
     void *program;       /* the program's own state, if any */
 } osu_p2p;
 
+/* The descriptor fields OSU's programs between exactly two processes share:
+ * the point-to-point type and a "# Datatype" line before the table. */
+#define OSU_P2P_PAIR .bench = OSU_PT2PT, .exact_procs = 2, .datatype_lines = 1
+
 /* Once on every rank: buffers for sizes up to max_size, `windows` messages
  * in flight at most (the requests: 2 * windows; with -b multiple as many
  * buffers), the -D indx file read.  0, or -1 with a user error in err. */

@@ -10,9 +10,9 @@
 #include "core/buffers.h"
 #include "core/registry.h"
 
-/* OSU's option strings of the one-sided programs (non-accelerator builds). */
-#define OPTS_LATENCY "+:w:s:hvm:x:i:G:Iz::P:"
-#define OPTS_BANDWIDTH "+:w:s:hvm:x:i:G:Iz::W:P:"
+/* OSU's one-sided letters: the bandwidth programs add -W */
+#define OPTS_LATENCY OSU_OPTS_ONE_SIDED OSU_OPT_PAPI
+#define OPTS_BANDWIDTH OSU_OPTS_ONE_SIDED OSU_OPT_WINDOW OSU_OPT_PAPI
 #define ALL_SYNCS 0x3fu /* lock, pscw, fence, flush, flush_local, lock_all */
 #define ACTIVE_SYNCS ((1u << OSU_SYNC_PSCW) | (1u << OSU_SYNC_FENCE))
 

@@ -18,8 +18,9 @@
 
 #include <string.h>
 
-#define OPTS_VALIDATING "+:w:s:hvm:x:i:G:Iz::P:cT:" /* OSU's with show_validation */
-#define OPTS_LATENCY "+:w:s:hvm:x:i:G:Iz::P:"
+/* OSU's one-sided letters; the programs that show validation add -c and -T */
+#define OPTS_LATENCY OSU_OPTS_ONE_SIDED OSU_OPT_PAPI
+#define OPTS_VALIDATING OPTS_LATENCY OSU_OPT_VALIDATION
 #define ALL_SYNCS 0x3fu
 
 /* ---- typed element access: MPI_CHAR, MPI_INT, MPI_FLOAT --------------- */
