@@ -3,6 +3,7 @@
  * point with -quick added, so every IMB family gets it unchanged. */
 #include "core/error.h"
 #include "core/registry.h"
+#include "core/simulate.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,13 @@ static int quick_main(const eb_component *self, int argc, char **argv)
             }
     if (!target)
         eb_exit_all(EB_EXIT_USAGE, "quick: no IMB component in this build");
+    /* quick's loops estimate noise; a simulated machine has none, so they would only
+     * repeat the first loop's time at several times its cost (docs/imb.md) */
+    if (eb_sim_active())
+        eb_exit_all(EB_EXIT_USAGE, "quick: not for a simulation: a simulated machine repeats "
+                    "every loop exactly, so quick mode's extra loops measure the same time "
+                    "again at several times the cost; run the component itself (docs/imb.md, "
+                    "\"Where quick mode pays\")");
     char *args[argc + 2];
     int n = 0;
     args[n++] = (char *)target->name;

@@ -316,6 +316,11 @@ def test_check_and_io_refused(tmp_path):
     assert "effbench: error: -check: not available in a simulation" in err
     rc, out, err = simulate(tmp_path, "pair", 2, "b_eff_io")
     assert rc != 0 and "b_eff_io: the I/O benchmarks are not simulated" in err
+    # quick mode's loops estimate noise a simulation does not have; a row of no simulated
+    # time (Allreduce of 0 bytes) never spent its budget (docs/imb.md)
+    rc, out, err = simulate(tmp_path, "pair", 2, "quick", "PingPong")
+    assert rc == 2 and ("effbench: error: quick: not for a simulation: a simulated machine "
+                        "repeats every loop exactly") in err, err
 
 
 def test_mode_off_is_plain_smpi(tmp_path, monkeypatch):
