@@ -13,6 +13,8 @@
 static char input_path[] = "/tmp/effbench-fuzz-imbmt-XXXXXX";
 static FILE *devnull;
 
+static void remove_input(void) { unlink(input_path); }
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
@@ -21,6 +23,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (fd < 0 || !devnull)
         abort();
     close(fd);
+    atexit(remove_input);
     return 0;
 }
 
