@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,14 +61,23 @@ static int is_opt(const char *a, const char *name)
     return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
 }
 
-static double parse_number(const char *name, const char *v, double min)
+#define BIO_MAX_MEM_MIB 1073741824.0          /* 2^30 MiB (1 PiB) a process or node */
+#define BIO_MAX_MEM_TOTAL_MIB 1099511627776.0  /* 2^40 MiB in all */
+
+/* A number in min..max (max: the memory options' MiB go into a long long
+ * product with the processes; every other option has none). */
+static double parse_number(const char *name, const char *v, double min, double max)
 {
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (end == v || *end || errno || !(x >= min)) {
+    if (end == v || *end || errno || !(x >= min) || !(x <= max)) {
         char msg[EB_ERRLEN];
-        snprintf(msg, sizeof msg, "%s %s: expected a number >= %g", name, v, min);
+        if (max < HUGE_VAL)
+            snprintf(msg, sizeof msg, "%s %s: expected a number from %g to %.0f", name, v, min,
+                     max);
+        else
+            snprintf(msg, sizeof msg, "%s %s: expected a number >= %g", name, v, min);
         eb_exit_all(EB_EXIT_USAGE, msg);
     }
     return x;
@@ -145,7 +155,8 @@ void bio_parse_options(bio_run *r, int argc, char **argv)
             eb_exit_all(EB_EXIT_OK, NULL);
         } else if (!strcmp(a, "-T") || is_opt(a, "--time")) {
             r->T = parse_number(a[1] == 'T' ? "-T" : "--time",
-                                opt_value(argc, argv, &i, a[1] == 'T' ? "-T" : "--time"), 0);
+                                opt_value(argc, argv, &i, a[1] == 'T' ? "-T" : "--time"), 0,
+                                HUGE_VAL);
             if (r->T <= 0)
                 eb_exit_all(EB_EXIT_USAGE, "-T: the scheduled time must be positive");
         } else if (is_opt(a, "--partitions")) {
@@ -155,15 +166,19 @@ void bio_parse_options(bio_run *r, int argc, char **argv)
         } else if (is_opt(a, "--hints")) {
             r->hints_path = opt_value(argc, argv, &i, "--hints");
         } else if (is_opt(a, "--fs-cache")) {
-            r->fs_cache_mib = parse_number("--fs-cache", opt_value(argc, argv, &i, "--fs-cache"), 0);
+            r->fs_cache_mib = parse_number("--fs-cache", opt_value(argc, argv, &i, "--fs-cache"), 0,
+                                            HUGE_VAL);
         } else if (!strcmp(a, "--rewrite-type0-only")) {
             r->rewrite0 = 1;
         } else if (is_opt(a, "--mem-per-proc")) {
-            mem_proc = parse_number("--mem-per-proc", opt_value(argc, argv, &i, "--mem-per-proc"), 1);
+            mem_proc = parse_number("--mem-per-proc", opt_value(argc, argv, &i, "--mem-per-proc"), 1,
+                                    BIO_MAX_MEM_MIB);
         } else if (is_opt(a, "--mem-per-node")) {
-            mem_node = parse_number("--mem-per-node", opt_value(argc, argv, &i, "--mem-per-node"), 1);
+            mem_node = parse_number("--mem-per-node", opt_value(argc, argv, &i, "--mem-per-node"), 1,
+                                    BIO_MAX_MEM_MIB);
         } else if (is_opt(a, "--mem-total")) {
-            mem_total = parse_number("--mem-total", opt_value(argc, argv, &i, "--mem-total"), 1);
+            mem_total = parse_number("--mem-total", opt_value(argc, argv, &i, "--mem-total"), 1,
+                                     BIO_MAX_MEM_TOTAL_MIB);
         } else if (!strcmp(a, "--progress")) {
             r->progress_forced = 1;
         } else if (!strcmp(a, "--keep")) {

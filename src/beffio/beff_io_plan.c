@@ -159,6 +159,8 @@ long long bio_next_batch(long long done, double elapsed, double target, long lon
      * for extending the file or filling the cache and would skew an average. */
     double per_call = last > 0 && last_s > 0 ? last_s / (double)last : elapsed / (double)done;
     double fit = per_call > 0 ? (target - elapsed) / per_call : (double)done;
+    if (fit >= 2.0 * (double)done + 2.0)
+        return done; /* halved below, still all: and no cast of a -T of 1e300's fit */
     long long predicted = (long long)floor(fit + 0.5);
     if (predicted < 1)
         return 0;

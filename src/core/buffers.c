@@ -16,11 +16,9 @@ void eb_buf_geometry(size_t len, long n, const eb_cache *cache, size_t *stride, 
     size_t line = cache->line ? cache->line : EB_DEFAULT_CACHE_LINE;
     size_t ofs = ((len + line - 1) / line + 1) * line;
     double two_caches = 2.0 * cache->cache_mb * 1048576.0;
-    long k = (long)((two_caches + (double)ofs - 1) / (double)ofs);
-    if (k < 1)
-        k = 1;
-    *stride = ofs;
-    *slots = k < n ? k : n;
+    double k = (two_caches + (double)ofs - 1) / (double)ofs; /* compared before the cast: */
+    *stride = ofs;                                            /* -off_cache 1e300 is a value */
+    *slots = k >= (double)n ? n : k < 1 ? 1 : (long)k;
 }
 
 void eb_buf_setup(eb_buf *b, size_t len, long n, const eb_cache *cache)

@@ -107,6 +107,9 @@ static int parse_triples(const char *text, sk_basetype *b, char *err, size_t err
         if (cnt < 1 || cnt > 1024)
             return eb_err(err, errlen, "'%s': triple %d: count %ld is not in 1..1024", text,
                           b->n + 1, cnt);
+        if (off > SK_BASE_MAX_OFFSET) /* strtol's LONG_MAX for more digits too */
+            return eb_err(err, errlen, "'%s': triple %d: offset above %ld bytes", text, b->n + 1,
+                          SK_BASE_MAX_OFFSET);
         if (off < 0 || off % sz)
             return eb_err(err, errlen,
                           "'%s': triple %d: offset %ld is not a non-negative multiple of the "

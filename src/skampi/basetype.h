@@ -9,6 +9,9 @@
 #include <stddef.h>
 
 #define SK_BASE_MAX_TRIPLES 8
+/* The largest byte offset of a triple: keeps a base type's extent, and the
+ * datatype patterns' multiples of it, far inside a long. */
+#define SK_BASE_MAX_OFFSET (1L << 20)
 
 /* A base type: a built-in MPI type, or a simple structure of triples
  * (count, byte offset, built-in type). */

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,10 @@ static int preamble_line(sk_config *c, char *line, int ln, char *err, size_t err
         if (*end || errno || v < (memory ? 1 : 0))
             return eb_err(err, errlen, "%s:%d: @%s: '%s' is not %s", c->path, ln, k, val,
                           memory ? "a positive number of KB" : "a non-negative count");
+        long hi = memory ? SK_MAX_MEMORY_KB : INT_MAX; /* bytes in a size_t; an int count */
+        if (v > hi)
+            return eb_err(err, errlen, "%s:%d: @%s: %s is above the limit of %ld", c->path, ln,
+                          k, val, hi);
         if (memory)
             c->memory_kb = v;
         else

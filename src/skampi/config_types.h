@@ -30,6 +30,11 @@ enum sk_key {
 #define SK_DEF_MESSAGE_LENGTH 256
 #define SK_DEF_CACHEWARMUP 5
 #define SK_DEF_MEMORY_KB 4096
+/* Upper bounds that keep the arithmetic on the values inside its types:
+ * @MEMORY in bytes (a size_t, halved into two buffers), the refinement's
+ * point array of Max_Steps (an int count, allocated up front). */
+#define SK_MAX_MEMORY_KB (1L << 30)
+#define SK_MAX_STEPS_LIMIT 1000000L
 
 typedef struct {
     char name[128];

@@ -294,7 +294,12 @@ static int set_key(keyctx *kc, const char *v)
         s->end_is_max = 0;
         return 0;
     case SK_STEPWIDTH: return get_double(kc, v, 0, 1e15, 1, &s->stepwidth);
-    case SK_MAX_STEPS: return get_long(kc, v, 1, &s->max_steps);
+    case SK_MAX_STEPS:
+        if (get_long(kc, v, 1, &s->max_steps))
+            return -1;
+        if (s->max_steps > SK_MAX_STEPS_LIMIT)
+            return KERR(kc, "%s is above the limit of %ld measurements", v, SK_MAX_STEPS_LIMIT);
+        return 0;
     case SK_MIN_DISTANCE:
         if (f == V_INVALID) {
             s->min_distance = 0;

@@ -12,15 +12,8 @@ static const eb_imb_family family = {.component = "mpi1", .program = "IMB-MPI1",
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_text(data, size);
-    char *argv[MAX_WORDS + 2] = {"IMB-MPI1"};
-    int argc = 1;
-    for (char *p = text; p && argc <= MAX_WORDS;) {
-        argv[argc++] = p;
-        p = strchr(p, '\n');
-        if (p)
-            *p++ = '\0';
-    }
-    argv[argc] = NULL;
+    char *argv[MAX_WORDS + 2];
+    int argc = fuzz_words(text, "IMB-MPI1", argv, MAX_WORDS);
     eb_imb_options o;
     eb_imb_options_init(&o, &family);
     char err[EB_ERRLEN] = {0};

@@ -369,7 +369,12 @@ def test_beff_io_error_mid_run_removes_files(tmp_path):
     # MPI_Info_set would abort the job on a key longer than the library's limit
     (["--hints", "@LONGKEY"], "@LONGKEY:2: key `@KEY` is longer than the @MAX characters this "
      "MPI library allows (MPI_MAX_INFO_KEY)"),
-    (["--mem-total", "0"], "--mem-total 0: expected a number >= 1"),
+    (["--mem-total", "0"], "--mem-total 0: expected a number from 1 to 1099511627776"),
+    # a MiB count beyond a long long once overflowed its cast (1e300) or the
+    # product with the processes: a limit, 2^30 MiB a process or node
+    (["--mem-per-proc", "1e300"], "--mem-per-proc 1e300: expected a number from 1 to 1073741824"),
+    (["--mem-per-node", "2e9"], "--mem-per-node 2e9: expected a number from 1 to 1073741824"),
+    (["--mem-total", "inf"], "--mem-total inf: expected a number from 1 to 1099511627776"),
     (["--mem-per-proc", "64", "--mem-total", "100"],
      "--mem-total 100: less than the memory of the 2 processes (2 x 64 MiB = 128 MiB)"),
 ])

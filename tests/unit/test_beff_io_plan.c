@@ -100,6 +100,8 @@ static void test_schedule(void)
     CHECK_EQ_LONG(bio_next_batch(1, 0.001, 1.0, 1, 0.001), 1);
     CHECK_EQ_LONG(bio_next_batch(2, 0.002, 1.0, 1, 0.001), 2);
     CHECK_EQ_LONG(bio_next_batch(64, 0.064, 1.0, 32, 0.032), 64);
+    /* -T 1e300: the fit is far beyond a long long; all that is left, no overflowing cast */
+    CHECK_EQ_LONG(bio_next_batch(64, 0.064, 1e300, 32, 0.032), 64);
     /* ... then takes half of what is predicted to fit at the last batch's rate */
     CHECK_EQ_LONG(bio_next_batch(512, 0.512, 1.0, 256, 0.256), 244);
     CHECK_EQ_LONG(bio_next_batch(512, 0.512, 1.0, 256, 0.128), 488);  /* calls got faster */

@@ -91,6 +91,12 @@ int main(void)
     CHECK_EQ_LONG(eb_n_sample_dynamic(1000, 1000, 1e-6, 10.0), 1000);  /* X = 0 */
     CHECK_EQ_LONG(eb_n_sample_dynamic(1000, 1000, 5e-5, 10.0), 1000);  /* 1 KiB */
     CHECK_EQ_LONG(eb_n_sample_dynamic(10, 1000, 1e-3, 10.0), 10);      /* 4 MiB */
+    /* effbench quick's loop length: what fits, 1..base; a -time of 1e300
+     * gives base (its quotient compared as a double, never cast) */
+    CHECK_EQ_LONG(eb_reps_within(1.0, 0.0078125, 1000), 128);
+    CHECK_EQ_LONG(eb_reps_within(0.02, 1.0, 1000), 1);
+    CHECK_EQ_LONG(eb_reps_within(0.02, 0, 1000), 1000);
+    CHECK_EQ_LONG(eb_reps_within(1e300 / 50, 1e-7, 1000), 1000);
     CHECK_EQ_LONG(eb_n_sample_dynamic(1000, 1000, 0.05, 1.0), 21);     /* -time 1 */
     CHECK_EQ_LONG(eb_n_sample_dynamic(1000, 15, 0.05, 1.0), 15);       /* never grows */
     CHECK_EQ_LONG(eb_n_sample_dynamic(10, 10, 20.0, 10.0), 1);

@@ -60,6 +60,9 @@ int main(void)
     CHECK_EQ_LONG(slots, (2 * 1048576 + 1088 - 1) / 1088);    /* 2 caches' worth */
     eb_buf_geometry(1000, 10, &c, &stride, &slots);
     CHECK_EQ_LONG(slots, 10);                                 /* never more than n */
+    eb_cache huge = {1e300, 64}; /* -off_cache 1e300: every slot, no overflowing cast */
+    eb_buf_geometry(1000, 10, &huge, &stride, &slots);
+    CHECK_EQ_LONG(slots, 10);
 
     unsigned char m[300];
     eb_fill_pattern(m, sizeof m, 3, 100);

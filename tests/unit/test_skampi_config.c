@@ -228,6 +228,9 @@ int main(void)
     ERR_IS("  Stepwidth = 1;\n",
            "t.skampi:6: suite 'S': key 'Stepwidth': 1: a logarithmic scale needs a factor above 1");
     ERR_IS("  Max_Steps = 0;\n", "t.skampi:6: suite 'S': key 'Max_Steps': 0 is below the minimum 1");
+    /* the refinement's points are an int count allocated up front */
+    ERR_IS("  Max_Steps = 1e15;\n",
+           "t.skampi:6: suite 'S': key 'Max_Steps': 1e15 is above the limit of 1000000 measurements");
     ERR_IS("  Min_Distance = 100;\n  Max_Distance = 10;\n",
            "t.skampi:6: suite 'S': key 'Min_Distance': 100 is above Max_Distance 10");
     ERR_IS("  Max_Distance = 0;\n", "t.skampi:6: suite 'S': key 'Max_Distance': 0 must be greater than 0");
@@ -304,6 +307,12 @@ int main(void)
     ERR_TEXT("@MEMORY lots\n", "t.skampi:1: @MEMORY: 'lots' is not a positive number of KB");
     ERR_TEXT("@MEMORY 0\n", "t.skampi:1: @MEMORY: '0' is not a positive number of KB");
     ERR_TEXT("@CACHEWARMUP -1\n", "t.skampi:1: @CACHEWARMUP: '-1' is not a non-negative count");
+    /* numbers whose arithmetic would overflow: a limit, named with the line */
+    ERR_TEXT("@MEMORY 1073741825\n", "t.skampi:1: @MEMORY: 1073741825 is above the limit of 1073741824");
+    ERR_TEXT("@CACHEWARMUP 4294967297\n",
+             "t.skampi:1: @CACHEWARMUP: 4294967297 is above the limit of 2147483647");
+    ERR_TEXT("@MEMORY 99999999999999999999999\n",
+             "t.skampi:1: @MEMORY: '99999999999999999999999' is not a positive number of KB");
     ERR_TEXT("@POSTPROC perhaps\n", "t.skampi:1: @POSTPROC: 'perhaps' is not yes or no");
     ERR_TEXT("@OUTFILE\n", "t.skampi:1: @OUTFILE: missing value");
     ERR_TEXT("@LOGFILE   \n", "t.skampi:1: @LOGFILE: missing value");
@@ -323,6 +332,17 @@ int main(void)
     ERR_TEXT("@BASETYPE2 (1,0,MPI_INTEGER)\n",
              "t.skampi:1: @BASETYPE2: '(1,0,MPI_INTEGER)': 'MPI_INTEGER' is not a built-in type (MPI_CHAR, "
              "MPI_BYTE, MPI_SHORT, MPI_INT, MPI_LONG, MPI_FLOAT, MPI_DOUBLE)");
+    /* an offset of 84 digits (strtol: LONG_MAX) plus its count once overflowed
+     * (fuzz_skampi_config); offsets stop at 1 MiB */
+    ERR_TEXT("@BASETYPE4 (5,666666666666666666666666666666666666666666666666666666666666666666666666"
+             "666666666666,MPI_BYTE)\n",
+             "t.skampi:1: @BASETYPE4: '(5,666666666666666666666666666666666666666666666666666666666666666"
+             "666666666666666666666,MPI_BYTE)': triple 1: offset above 1048576 bytes");
+    ERR_TEXT("@BASETYPE2 (1,0,MPI_INT) (2,1048580,MPI_INT)\n",
+             "t.skampi:1: @BASETYPE2: '(1,0,MPI_INT) (2,1048580,MPI_INT)': triple 2: offset above "
+             "1048576 bytes");
+    CHECK_EQ_LONG(sk_config_parse("@BASETYPE2 (1,1048576,MPI_DOUBLE)\n@MEASUREMENTS\nS\n{\n Type = 1;\n"
+                                  " Basetype_Number = 2;\n}\n", "t.skampi", &cfg, err, sizeof err), 0);
     CHECK_EQ_LONG(sk_config_parse("@BASETYPE2 (2,0,MPI_INT),(1,8,MPI_DOUBLE)\n@MEASUREMENTS\nS\n{\n Type = 1;\n"
                                   " Basetype_Number = 2;\n Send_Datatype_Number = 7;\n}\n",
                                   "t.skampi", &cfg, err, sizeof err), 0);

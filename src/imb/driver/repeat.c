@@ -66,6 +66,12 @@ long eb_n_sample_dynamic(long base, long prev, double t_per_rep, double secs)
     return lmax(1, lmin(base, lmin(prev, t_sample)));
 }
 
+long eb_reps_within(double budget_s, double t_per_rep, long base)
+{
+    double k = t_per_rep > 0 ? budget_s / t_per_rep : (double)base;
+    return k >= (double)base ? base : k < 1 ? 1 : (long)k;
+}
+
 long eb_n_sample_multiple_np_timed(long count, int np, double t_per_rep, double secs)
 {
     long n = eb_n_sample_dynamic(count, count, t_per_rep, secs);

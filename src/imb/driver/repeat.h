@@ -52,4 +52,8 @@ long eb_probe_reps(double t_one, long msgspersample);
  * never more than the previous size's count (`prev`), so counts only fall. */
 long eb_n_sample_dynamic(long base, long prev, double t_per_rep, double secs);
 
+/* effbench quick: the repetitions of t_per_rep seconds that fill budget_s,
+ * 1..base (compared as doubles: a -time of 1e300 gives base). */
+long eb_reps_within(double budget_s, double t_per_rep, long base);
+
 #endif

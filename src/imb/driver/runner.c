@@ -114,8 +114,7 @@ static long quick_reps(eb_runner *R, long base)
     long n = 1;
     for (int probe = 0; probe < 2; probe++) { /* 1 repetition, then a loop's worth */
         double t = max_over(timed(R, 0, n), R->table.active) / (double)n;
-        n = t > 0 ? (long)(per_loop / t) : base;
-        n = n < 1 ? 1 : n > base ? base : n;
+        n = eb_reps_within(per_loop, t, base);
     }
     eb_own_bcast(&n, 1, MPI_LONG, 0, R->table.active);
     return n;
