@@ -1,6 +1,6 @@
-/* The one-sided programs' windows (-w create | allocate | dynamic), made
- * per row as OSU makes them per message size, a flavour the MPI library
- * cannot create refused before the first row, and OSU's one-sided text:
+/* The one-sided programs' buffers and windows (-w create | allocate |
+ * dynamic), made per row as OSU makes them per message size, a flavour the
+ * MPI library cannot create refused before the first row, and OSU's text:
  * each table has its own title, "# Window creation", "# Synchronization",
  * "# Datatype" lines and column line (print_header_one_sided's format). */
 #include "osu/osu_rma.h"
