@@ -30,11 +30,14 @@ static void get_call(const osu_ctx *c, osu_rma *r, int target, size_t k)
             MPI_CHAR, r->win);
 }
 
-static const rma_kind PUT_LATENCY = {.call = put_call, .shape = RMA_LATENCY};
-static const rma_kind GET_LATENCY = {.call = get_call, .shape = RMA_LATENCY};
-static const rma_kind PUT_BW = {.call = put_call, .shape = RMA_UNI};
-static const rma_kind GET_BW = {.call = get_call, .shape = RMA_UNI};
-static const rma_kind PUT_BIBW = {.call = put_call, .shape = RMA_BI};
+/* OSU's allocate_memory_one_sided: origin and window memory all 'a' */
+#define FILL .fill = {.origin = 'a', .window = 'a'}
+
+static const rma_kind PUT_LATENCY = {.call = put_call, .shape = RMA_LATENCY, FILL};
+static const rma_kind GET_LATENCY = {.call = get_call, .shape = RMA_LATENCY, FILL};
+static const rma_kind PUT_BW = {.call = put_call, .shape = RMA_UNI, FILL};
+static const rma_kind GET_BW = {.call = get_call, .shape = RMA_UNI, FILL};
+static const rma_kind PUT_BIBW = {.call = put_call, .shape = RMA_BI, FILL};
 
 static int put_latency_setup(osu_ctx *c, char *e, size_t n) { return osu_rma_setup(c, &PUT_LATENCY, e, n); }
 static int get_latency_setup(osu_ctx *c, char *e, size_t n) { return osu_rma_setup(c, &GET_LATENCY, e, n); }

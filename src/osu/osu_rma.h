@@ -28,6 +28,14 @@ typedef struct osu_rma osu_rma;
  * window offset disp + k * bytes. */
 typedef void (*rma_call)(const osu_ctx *c, osu_rma *r, int target, size_t k);
 
+/* OSU's first bytes of a row's buffers: the origin's, the window's memory
+ * where OSU makes it itself (-w create, dynamic; MPI_Win_allocate's memory is
+ * left as the library hands it over, as OSU leaves it), the result's and the
+ * compare value's. */
+typedef struct {
+    char origin, window, result, compare;
+} rma_fill;
+
 /* What a program is, beyond its descriptor (its descriptor's .priv-less
  * static data: the family keeps it next to the descriptor). */
 typedef struct {
@@ -39,6 +47,9 @@ typedef struct {
     int window_per_max;  /* the window is max_size bytes, made once per row (fop, cas) */
     int atomic_summary;  /* -c prints OSU's "Atomic Data Validation results" (acc, fop, cas) */
     int no_datatype_line;/* get_acc: its header has no "# Datatype" line */
+    int result_buf;      /* a result buffer (get_acc, fop, cas) */
+    int compare_buf;     /* a compare buffer (cas) */
+    rma_fill fill;
 } rma_kind;
 
 /* Per-rank tally of the checked passes, for OSU's atomic summary (longs
@@ -53,10 +64,13 @@ struct osu_rma {
     const rma_kind *kind;
     MPI_Win win;
     int win_open;
-    char *origin;   /* the origin's buffer (sbuf / rbuf): max_size * -W bytes */
-    char *result;   /* get_accumulate / fetch_and_op / compare_and_swap results */
-    char *compare;  /* compare_and_swap's compare value */
-    char *memory;   /* -w create / dynamic: the window's memory (max bytes) */
+    /* the current row's buffers, each of the window's size (OSU's
+     * allocate_memory_one_sided / allocate_atomic_memory, made per row and
+     * freed after it as OSU's) */
+    char *origin;   /* the origin's buffer (OSU's sbuf / rbuf) */
+    char *result;   /* get_accumulate / fetch_and_op / compare_and_swap results, or NULL */
+    char *compare;  /* compare_and_swap's compare value, or NULL */
+    char *memory;   /* -w create / dynamic: the window's memory; NULL under allocate */
     char *base;     /* this rank's window memory of the current row */
     size_t win_bytes;
     MPI_Aint disp;  /* the target's displacement: its address under -w dynamic, else 0 */
@@ -67,14 +81,14 @@ struct osu_rma {
 
 /* osu_rma_win.c ------------------------------------------------------- */
 
-/* setup for every one-sided program: buffers, the -w/-s checks (a flavour
- * the library cannot create is refused), the peer group. */
+/* setup for every one-sided program: the -w/-s checks (a flavour the
+ * library cannot create is refused), the peer group. */
 int osu_rma_setup(osu_ctx *c, const rma_kind *kind, char *err, size_t n);
 void osu_rma_teardown(osu_ctx *c);
 /* "flush_local": the -s name of a synchronisation. */
 const char *osu_rma_sync_name(osu_sync s);
-/* The current row's window (the previous row's freed): `bytes` of window
- * memory in the -w flavour, as OSU makes one per message size. */
+/* The current row's buffers and window (the previous row's freed): `bytes`
+ * of window memory in the -w flavour, as OSU makes them per message size. */
 void osu_rma_open(osu_ctx *c, size_t bytes);
 /* OSU's header of a table, rows, and nothing before the first table (its
  * title belongs to each table). */

@@ -78,13 +78,19 @@ static void cas_call(const osu_ctx *c, osu_rma *r, int target, size_t k)
     MPI_Compare_and_swap(r->origin, r->compare, r->result, c->dtype, target, r->disp, r->win);
 }
 
-static const rma_kind ACC = {.call = acc_call, .shape = RMA_LATENCY, .atomic_summary = 1};
+/* OSU's first bytes: accumulate's as put's (allocate_memory_one_sided);
+ * get_accumulate's buffers zeroed; fetch_and_op's and compare_and_swap's as
+ * allocate_atomic_memory sets them */
+static const rma_kind ACC = {.call = acc_call, .shape = RMA_LATENCY, .atomic_summary = 1,
+                             .fill = {.origin = 'a', .window = 'a'}};
 static const rma_kind GET_ACC = {.call = get_acc_call, .shape = RMA_LATENCY, .lock_exclusive = 1,
-                                 .flush_exclusive = 1, .no_datatype_line = 1};
+                                 .flush_exclusive = 1, .no_datatype_line = 1, .result_buf = 1};
 static const rma_kind FOP = {.call = fop_call, .shape = RMA_LATENCY, .lock_exclusive = 1,
-                             .passive_barrier = 1, .window_per_max = 1, .atomic_summary = 1};
+                             .passive_barrier = 1, .window_per_max = 1, .atomic_summary = 1,
+                             .result_buf = 1, .fill = {'a', 'b', 'c', 0}};
 static const rma_kind CAS = {.call = cas_call, .shape = RMA_LATENCY, .lock_exclusive = 1,
-                             .passive_barrier = 1, .window_per_max = 1, .atomic_summary = 1};
+                             .passive_barrier = 1, .window_per_max = 1, .atomic_summary = 1,
+                             .result_buf = 1, .compare_buf = 1, .fill = {'a', 'b', 'c', 'a'}};
 
 static int acc_setup(osu_ctx *c, char *e, size_t n) { return osu_rma_setup(c, &ACC, e, n); }
 static int get_acc_setup(osu_ctx *c, char *e, size_t n) { return osu_rma_setup(c, &GET_ACC, e, n); }
@@ -153,7 +159,8 @@ static void set_values(osu_ctx *c, osu_rma *r, const atomic_check *k, long i)
         if (osu_rma_is_origin(c)) {
             set_elem(r->origin, c->dtype, e, origin_value(c->rank, i, e));
             double a = target_value(1 - c->rank, i, e);
-            set_elem(r->compare, c->dtype, e, i % 2 ? a + 1 : a);
+            if (r->compare)
+                set_elem(r->compare, c->dtype, e, i % 2 ? a + 1 : a);
         }
     }
     if (k->fetches && osu_rma_is_origin(c))

@@ -1,6 +1,6 @@
-/* The one-sided programs' windows (-w create | allocate | dynamic), made
- * per row as OSU makes them per message size, a flavour the MPI library
- * cannot create refused before the first row, and OSU's one-sided text:
+/* The one-sided programs' buffers and windows (-w create | allocate |
+ * dynamic), made per row as OSU makes them per message size, a flavour the
+ * MPI library cannot create refused before the first row, and OSU's text:
  * each table has its own title, "# Window creation", "# Synchronization",
  * "# Datatype" lines and column line (print_header_one_sided's format). */
 #include "osu/osu_rma.h"
@@ -31,10 +31,36 @@ static size_t ops_per_iteration(const osu_ctx *c, const rma_kind *k)
     return k->shape == RMA_LATENCY ? 1 : (size_t)c->o->window_size;
 }
 
-/* The window memory of the largest row. */
-static size_t max_window(const osu_ctx *c, const rma_kind *k)
+/* `n` bytes, page-aligned as OSU's, every byte `fill` (osu_alloc: in a simulation
+ * SMPI's shared buffer, which holds no data to fill). */
+static char *filled(size_t n, char fill)
 {
-    return k->window_per_max ? c->o->max_size : c->o->max_size * ops_per_iteration(c, k);
+    char *p = osu_alloc(n);
+    if (!eb_sim_active())
+        memset(p, fill, n ? n : 1);
+    return p;
+}
+
+/* OSU's buffers of a row of `bytes`: the origin's, the fetching calls'
+ * result and compare value, and the window's memory where OSU makes it
+ * (under -w allocate the library makes it, and nothing touches it before
+ * the row's calls: a get then reads pages never written, as OSU's does). */
+static void make_buffers(const osu_ctx *c, osu_rma *r, size_t bytes)
+{
+    const rma_fill *f = &r->kind->fill;
+    r->origin = filled(bytes, f->origin);
+    r->result = r->kind->result_buf ? filled(bytes, f->result) : NULL;
+    r->compare = r->kind->compare_buf ? filled(bytes, f->compare) : NULL;
+    r->memory = c->o->win != OSU_WIN_ALLOCATE ? filled(bytes, f->window) : NULL;
+}
+
+static void free_buffers(osu_rma *r)
+{
+    osu_free(r->origin);
+    osu_free(r->result);
+    osu_free(r->compare);
+    osu_free(r->memory);
+    r->origin = r->result = r->compare = r->memory = NULL;
 }
 
 /* A window of `bytes` in the -w flavour; the MPI error code. */
@@ -97,7 +123,9 @@ static int lands_in_window(osu_ctx *c, osu_rma *r, size_t bytes)
         return 1;
     unsigned char mark = MARK;
     int ok = 1, all_ok;
-    memset(r->base, 0, bytes);
+    /* the two bytes only: the rest of the window stays untouched, so the
+     * probe costs no resident memory of a window's size */
+    r->base[0] = r->base[bytes - 1] = 0;
     MPI_Win_fence(0, r->win);
     if (c->rank == 0) {
         MPI_Put(&mark, 1, MPI_CHAR, 1, r->disp, 1, MPI_CHAR, r->win);
@@ -120,6 +148,7 @@ static int probe_flavour(osu_ctx *c, osu_rma *r, char *err, size_t n)
     MPI_Errhandler old;
     MPI_Comm_get_errhandler(c->comm, &old);
     MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+    make_buffers(c, r, bytes);
     int rc = create(c, r, bytes), bad = rc != MPI_SUCCESS, any_bad, lands = 1;
     eb_own_allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, c->comm);
     if (!any_bad) {
@@ -127,6 +156,7 @@ static int probe_flavour(osu_ctx *c, osu_rma *r, char *err, size_t n)
         lands = lands_in_window(c, r, bytes);
         close_window(c, r);
     }
+    free_buffers(r);
     /* SMPI 3.32 answers MPI_ERRHANDLER_NULL for MPI_COMM_WORLD's default handler */
     MPI_Comm_set_errhandler(c->comm, old != MPI_ERRHANDLER_NULL ? old : MPI_ERRORS_ARE_FATAL);
     if (old != MPI_ERRHANDLER_NULL)
@@ -166,12 +196,6 @@ int osu_rma_setup(osu_ctx *c, const rma_kind *kind, char *err, size_t n)
         return eb_err(err, n, "%s: out of memory", c->prog->name);
     c->priv = r;
     r->kind = kind;
-    size_t ops = ops_per_iteration(c, kind);
-    r->origin = osu_alloc(c->o->max_size * ops);
-    r->result = osu_alloc(c->o->max_size);
-    r->compare = osu_alloc(c->o->max_size);
-    if (c->o->win != OSU_WIN_ALLOCATE)
-        r->memory = osu_alloc(max_window(c, kind));
     MPI_Group all;
     int other = 1 - c->rank;
     MPI_Comm_group(c->comm, &all);
@@ -184,11 +208,8 @@ void osu_rma_teardown(osu_ctx *c)
 {
     osu_rma *r = c->priv;
     close_window(c, r);
+    free_buffers(r);
     MPI_Group_free(&r->peer);
-    osu_free(r->origin);
-    osu_free(r->result);
-    osu_free(r->compare);
-    osu_free(r->memory);
     free(r);
     c->priv = NULL;
 }
@@ -197,18 +218,13 @@ void osu_rma_open(osu_ctx *c, size_t bytes)
 {
     osu_rma *r = c->priv;
     close_window(c, r);
+    free_buffers(r);
     r->disp = 0;
     r->win_bytes = bytes;
+    make_buffers(c, r, bytes);
     if (create(c, r, bytes) != MPI_SUCCESS)
         eb_abort("%s: %s of %zu bytes failed", c->prog->name, WIN_CALLS[c->o->win], bytes);
     r->win_open = 1;
-    /* OSU's initial contents of what the row uses: 'a', the atomics' target
-     * 'b', their result 'c' */
-    memset(r->origin, 'a', r->kind->window_per_max ? c->bytes : bytes);
-    memset(r->base, r->kind->window_per_max ? 'b' : 'a', bytes);
-    memset(r->result, 'c', c->bytes);
-    memset(r->compare, 'a', c->bytes);
-    MPI_Barrier(c->comm);
 }
 
 /* The title comes with each table (OSU prints its header per datatype). */

@@ -1,8 +1,9 @@
 """OSU's non-blocking collectives (osu_i*) and neighbourhood collectives (osu_neighbor_*,
 osu_ineighbor_*): every program on 2 and 4 ranks with its rows checked against OSU's method
-(overall = init + compute + MPI_Test + MPI_Wait >= compute, overlap = max(0, 100 - (overall -
-compute) / pure * 100) within 0-100, min <= pure <= max communication), the checked pass (-c),
-the -t MPI_Test calls, the -N topologies and their refusals, a corrupted byte found.
+(overall >= init + compute + MPI_Test + MPI_Wait, overall >= compute, overlap = max(0, 100 -
+(overall - compute) / pure * 100) within 0-100, min <= pure <= max communication), the
+checked pass (-c), the -t MPI_Test calls, the -N topologies and their refusals, a corrupted
+byte found.
 The programs are the build's symlinks (CMake makes them from the descriptors)."""
 import math
 import re
@@ -40,8 +41,10 @@ def check_nbc_record(x):
     """OSU's relations at full precision (JSON)."""
     assert x["pure_comm_us"] > 0 and x["compute_us"] > 0 and x["init_us"] > 0, x
     assert x["wait_us"] >= 0 and x["test_us"] >= 0, x
+    # OSU times each part between readings of its own: Overall holds the
+    # parts and the clock readings between them
     parts = x["init_us"] + x["compute_us"] + x["test_us"] + x["wait_us"]
-    assert math.isclose(x["overall_us"], parts, rel_tol=1e-9), x
+    assert parts <= x["overall_us"] * (1 + 1e-12), x
     assert x["overall_us"] >= x["compute_us"], x
     assert x["min_comm_us"] <= x["pure_comm_us"] <= x["max_comm_us"], x
     want = max(0.0, 100 - (x["overall_us"] - x["compute_us"]) / x["pure_comm_us"] * 100)
@@ -59,7 +62,7 @@ def check_nbc_row(row):
     assert v["Min Comm.(us)"] <= v["Pure Comm.(us)"] <= v["Max Comm.(us)"], row
     assert 0 <= v["Overlap(%)"] <= 100, row
     parts = v["Coll. Init(us)"] + v["Compute(us)"] + v["MPI_Test(us)"] + v["MPI_Wait(us)"]
-    assert abs(v["Overall(us)"] - parts) <= 0.026, row  # five values rounded to 0.01
+    assert parts <= v["Overall(us)"] + 0.026, row  # five values rounded to 0.01
     assert row["Validation"] == "Pass", row
 
 

@@ -5,10 +5,12 @@ under MPICH), OSU's header per table, values against their definitions
 passing, a flipped byte of a put, a get, an accumulate and a fetch-and-op
 found, bad -w / -s / options and process counts refused."""
 import re
+import subprocess
+import sys
 
 import pytest
 
-from effb import MPI, read_jsonl, run
+from effb import BUILD, MPI, env, mpiexec, read_jsonl, run
 from osu_helpers import parse_osu
 from test_corruption import flip_is_reported
 
@@ -261,3 +263,54 @@ def test_flipped_byte_is_reported(tmp_path, program, args):
     assert re.search(rf"^{last['bytes']} +\d+\.\d\d +failed$", r.stdout, re.M), r.stdout
     assert f"DATA VALIDATION ERROR: {program} exited with status 1 on message size " \
            f"{last['bytes']}." in r.stdout, r.stdout
+
+
+# Started by mpiexec in front of each rank: runs the program and writes the
+# peak resident memory of that one child (the wrapper's own is not counted).
+RSS_WRAPPER = r'''
+import os, resource, subprocess, sys
+status = subprocess.call(sys.argv[2:], close_fds=False)
+rank = next(os.environ[k] for k in ("OMPI_COMM_WORLD_RANK", "PMI_RANK") if k in os.environ)
+with open(os.path.join(sys.argv[1], "rank." + rank), "w") as f:
+    f.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(status if status >= 0 else 128 - status)
+'''
+
+
+def peak_rss_mib(tmp_path, program, *args):
+    """Each rank's peak resident memory (MiB) in a run of the program."""
+    out = tmp_path / f"rss{len(list(tmp_path.glob('rss*')))}"
+    out.mkdir()
+    wrapper = tmp_path / "rss_wrapper.py"
+    wrapper.write_text(RSS_WRAPPER)
+    cmd = mpiexec(2) + [sys.executable, str(wrapper), str(out), str(BUILD / program),
+                        *map(str, args)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env())
+    assert proc.returncode == 0, (proc.stdout[-2000:], proc.stderr[-2000:])
+    return [int((out / f"rank.{k}").read_text()) / 1024 for k in (0, 1)]
+
+
+BUF_MIB = 32
+
+
+@pytest.mark.skipif(MPI != "openmpi", reason="the window's memory is the library's: MPICH "
+                    "puts MPI_Win_allocate's in shared memory, resident once read")
+@pytest.mark.parametrize("program,args,buffers", [
+    # rank 0's origin buffer; the target's window is only read, and pages
+    # never written take no memory (OSU's window is not initialised either)
+    ("osu_get_bw", ["-W", "64", "-m", f"{BUF_MIB << 14}:{BUF_MIB << 14}"], [1, 1]),
+    # the origin's buffer on both; the target's window, written by the puts
+    # (not osu_acc_latency: Open MPI's pt2pt accumulate sometimes buffers a
+    # whole message on one side or the other, as under OSU)
+    ("osu_put_latency", ["-m", f"{BUF_MIB << 20}:{BUF_MIB << 20}"], [1, 2]),
+])
+def test_buffers_are_osus(tmp_path, program, args, buffers):
+    """OSU's buffers per row (allocate_memory_one_sided): an origin buffer of
+    the row's window size on each rank and the window; no result or compare
+    buffer for put and get, no probe of the window that writes it whole.  Measured as each rank's peak resident memory above a
+    run of 1-byte rows: whole buffers of 32 MiB, counted."""
+    small = peak_rss_mib(tmp_path, program, "-m", "1:1", "-i", "2", "-x", "1")
+    big = peak_rss_mib(tmp_path, program, *args, "-i", "2", "-x", "1")
+    counted = [(b - s) / BUF_MIB for b, s in zip(big, small)]
+    for rank, (n, want) in enumerate(zip(counted, buffers)):
+        assert want - 0.25 < n < want + 0.5, (rank, counted, small, big)
