@@ -3,7 +3,7 @@
  * the first timed iteration to the end of the last, t_start taken after
  * MPI_Win_start in pscw's latency and bandwidth loops, the passive loops'
  * lock (flush, flush_local) taken before and released after the timing. */
-#include "osu/osu_rma.h"
+#include "osu/osu_rma_sync.h"
 
 static int peer(const osu_ctx *c) { return 1 - c->rank; }
 

@@ -3,7 +3,7 @@
  * MPI library cannot create refused before the first row, and OSU's text:
  * each table has its own title, "# Window creation", "# Synchronization",
  * "# Datatype" lines and column line (print_header_one_sided's format). */
-#include "osu/osu_rma.h"
+#include "osu/osu_rma_win.h"
 
 #include "core/error.h"
 #include "core/own_coll.h"
