@@ -2,8 +2,8 @@
  * for every IMB family (each allows its own IMB 2021 options).  What a
  * family accepts, its -dump writes; that YAML must load and parse again. */
 #include "core/error.h"
-#include "core/imb_yaml.h"
-#include "core/options.h"
+#include "imb/driver/imb_yaml.h"
+#include "imb/driver/options.h"
 #include "fuzz.h"
 
 #include <stdio.h>
