@@ -2,7 +2,7 @@
  * process's threads at once, each thread with a communicator of its own.
  *
  *   imbmt_options.c   the command line (IMB's args_parser rules), -help, -list
- *   imbmt_bench.c     the kernels and the descriptor table
+ *   imbmt_bench.c     the kernels, the descriptor table, mt_register_bench
  *   imbmt_run.c       the component: threads, the loops, the reductions
  *   imbmt_report.c    IMB-MT's text and the JSON records */
 #ifndef EB_IMBMT_H
@@ -97,6 +97,16 @@ struct mt_bench {
 int mt_bench_count(void);
 const mt_bench *mt_bench_at(int i); /* IMB-MT's order (its default run order) */
 int mt_bench_find(const char *name); /* ignoring case; -1 if none */
+/* A kernel of another file (docs/extending.md), from its EB_CONSTRUCTOR: it
+ * comes after IMB-MT's own and runs by name only; a name taken is refused. */
+void mt_register_bench(const mt_bench *b);
+/* IMB-MT's own benchmarks, the first ones: its default run and -list. */
+int mt_bench_default_count(void);
+
+/* IMB-MT's pairing for a thread's communicator: the partner `-stride` ranks
+ * away (default half the ranks) and whether this rank is the first of the
+ * pair; -1 when it has none at this stride. */
+int mt_partner(const mt_thread *th, int *first);
 
 /* imbmt_threads.c: buffers, the barrier of -barrier (on a thread), and a
  * thread's part of a row (eb_team_run's function, arg: the mt_run). */

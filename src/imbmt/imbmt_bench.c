@@ -4,7 +4,9 @@
  * verifies the int buffers with IMB-MT's pattern (element i = (rank+1) * i). */
 #include "imbmt/imbmt.h"
 #include "core/error.h"
+#include "core/registry.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -40,14 +42,22 @@ static int pair_stride(const mt_thread *th, int *stride, int *group)
     return !(*group / 2 == size / (2 * *stride) && size % (2 * *stride) != 0);
 }
 
-static int mt_pingpong(mt_thread *th, int repeat, int skip)
+int mt_partner(const mt_thread *th, int *first)
 {
     int stride, group;
-    (void)skip;
     if (!pair_stride(th, &stride, &group))
+        return -1;
+    *first = group % 2 == 0;
+    return *first ? th->rank + stride : th->rank - stride;
+}
+
+static int mt_pingpong(mt_thread *th, int repeat, int skip)
+{
+    int first, pair = mt_partner(th, &first);
+    (void)skip;
+    if (pair < 0)
         return 0;
     MPI_Datatype t = th->run->o->datatype;
-    int first = group % 2 == 0, pair = first ? th->rank + stride : th->rank - stride;
     mt_fill(th, th->in, th->rank + 1, 0);
     mt_fill(th, th->out, 0, -1);
     for (int i = 0; i < repeat; i++) {
@@ -64,12 +74,11 @@ static int mt_pingpong(mt_thread *th, int repeat, int skip)
 
 static int mt_pingping(mt_thread *th, int repeat, int skip)
 {
-    int stride, group;
+    int first, dest = mt_partner(th, &first);
     (void)skip;
-    if (!pair_stride(th, &stride, &group))
+    if (dest < 0)
         return 0;
     MPI_Datatype t = th->run->o->datatype;
-    int dest = group % 2 == 0 ? th->rank + stride : th->rank - stride;
     MPI_Request r;
     mt_fill(th, th->in, th->rank + 1, 0);
     mt_fill(th, th->out, 0, -1);
@@ -132,45 +141,43 @@ static int mt_exchange(mt_thread *th, int repeat, int skip)
  * of receives, then a one-byte acknowledgement back. */
 static int mt_uniband(mt_thread *th, int repeat, int skip)
 {
-    int stride, group;
+    int first, peer = mt_partner(th, &first);
     (void)skip;
-    if (!pair_stride(th, &stride, &group))
+    if (peer < 0)
         return 0;
     MPI_Datatype t = th->run->o->datatype;
-    int w = th->run->o->window_size, first = group % 2 == 0;
-    int right = th->rank + stride, left = th->rank - stride;
+    int w = th->run->o->window_size;
     char ack = 0;
     mt_fill(th, th->in, th->rank + 1, 0);
     mt_fill(th, th->out, 0, -1);
     for (int i = 0; i < repeat; i++) {
         for (int k = 0; k < w; k++) {
             if (first)
-                MPI_Isend(th->in, th->count, t, right, 0, th->comm, &th->requests[k]);
+                MPI_Isend(th->in, th->count, t, peer, 0, th->comm, &th->requests[k]);
             else
-                MPI_Irecv(th->out, th->count, t, left, 0, th->comm, &th->requests[k]);
+                MPI_Irecv(th->out, th->count, t, peer, 0, th->comm, &th->requests[k]);
         }
         MPI_Waitall(w, th->requests, MPI_STATUSES_IGNORE);
         if (first)
-            MPI_Recv(&ack, 1, MPI_CHAR, right, 0, th->comm, MPI_STATUS_IGNORE);
+            MPI_Recv(&ack, 1, MPI_CHAR, peer, 0, th->comm, MPI_STATUS_IGNORE);
         else
-            MPI_Send(&ack, 1, MPI_CHAR, left, 0, th->comm);
+            MPI_Send(&ack, 1, MPI_CHAR, peer, 0, th->comm);
     }
     mt_check(th, th->in, th->rank + 1);
     if (!first)
-        mt_check(th, th->out, left + 1);
+        mt_check(th, th->out, peer + 1);
     return 1;
 }
 
 /* BiBand: both sides post a window of receives and of sends. */
 static int mt_biband(mt_thread *th, int repeat, int skip)
 {
-    int stride, group;
+    int first, peer = mt_partner(th, &first);
     (void)skip;
-    if (!pair_stride(th, &stride, &group))
+    if (peer < 0)
         return 0;
     MPI_Datatype t = th->run->o->datatype;
-    int w = th->run->o->window_size, first = group % 2 == 0;
-    int peer = first ? th->rank + stride : th->rank - stride;
+    int w = th->run->o->window_size;
     char ack = 0;
     mt_fill(th, th->in, th->rank + 1, 0);
     mt_fill(th, th->out, 0, -1);
@@ -285,13 +292,36 @@ static const mt_bench benches[] = {
     {"AllReduceMT", COLL_COLS, mt_allreduce},
 };
 
-int mt_bench_count(void) { return (int)(sizeof benches / sizeof *benches); }
-const mt_bench *mt_bench_at(int i) { return &benches[i]; }
+enum { NBUILTIN = (int)(sizeof benches / sizeof *benches) };
+
+/* Kernels of other files (mt_register_bench), after IMB-MT's own. */
+static const mt_bench *added[MT_MAX_BENCHES - NBUILTIN];
+static int nadded;
+
+void mt_register_bench(const mt_bench *b)
+{
+    char msg[128];
+    if (mt_bench_find(b->name) >= 0)
+        snprintf(msg, sizeof msg, "IMB-MT has two benchmarks called '%s' (the second one is "
+                 "refused)", b->name);
+    else if (nadded == (int)(sizeof added / sizeof *added))
+        snprintf(msg, sizeof msg, "IMB-MT holds %d benchmarks: '%s' is refused",
+                 MT_MAX_BENCHES, b->name);
+    else {
+        added[nadded++] = b;
+        return;
+    }
+    eb_registry_refuse(msg);
+}
+
+int mt_bench_count(void) { return NBUILTIN + nadded; }
+int mt_bench_default_count(void) { return NBUILTIN; }
+const mt_bench *mt_bench_at(int i) { return i < NBUILTIN ? &benches[i] : added[i - NBUILTIN]; }
 
 int mt_bench_find(const char *name)
 {
     for (int i = 0; i < mt_bench_count(); i++)
-        if (!strcasecmp(benches[i].name, name))
+        if (!strcasecmp(mt_bench_at(i)->name, name))
             return i;
     return -1;
 }

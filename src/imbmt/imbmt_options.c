@@ -134,7 +134,8 @@ static int select_benches(mt_options *o, name_lists *l, char *err, size_t n)
         for (int i = 0; i < counts[s] && o->nbenches < MT_MAX_BENCHES; i++)
             if (!listed(l->exclude, l->nexclude, sets[s][i]))
                 o->benches[o->nbenches++] = mt_bench_find(sets[s][i]);
-    for (int b = 0; !l->nrequested && b < mt_bench_count() && o->nbenches < MT_MAX_BENCHES; b++)
+    for (int b = 0; !l->nrequested && b < mt_bench_default_count() && o->nbenches < MT_MAX_BENCHES;
+         b++)
         if (!listed(l->exclude, l->nexclude, mt_bench_at(b)->name))
             o->benches[o->nbenches++] = b;
     return 0;
@@ -224,7 +225,7 @@ static void print_list(FILE *out)
 {
     fprintf(out, "Intel(R) MPI Benchmarks 2021.11\nList of benchmarks:\nIMB-MT:\n");
     const char *sorted[MT_MAX_BENCHES];
-    int n = mt_bench_count();
+    int n = mt_bench_default_count(); /* IMB-MT's own: its -list, byte for byte */
     for (int i = 0; i < n; i++) { /* IMB lists them sorted by name */
         int k = i;
         for (; k > 0 && strcmp(sorted[k - 1], mt_bench_at(i)->name) > 0; k--)

@@ -256,7 +256,8 @@ static int mt_main(const eb_component *self, int argc, char **argv)
     return eb_component_run(&mt_steps, &st, argc, argv);
 }
 
-/* `effbench --list-json`: IMB-MT's benchmarks in its order. */
+/* `effbench --list-json`: IMB-MT's benchmarks in its order, then those of
+ * mt_register_bench (by name only: not default). */
 static void mt_list_json(const eb_component *self, eb_json *benchmarks)
 {
     (void)self;
@@ -264,7 +265,8 @@ static void mt_list_json(const eb_component *self, eb_json *benchmarks)
         const mt_bench *b = mt_bench_at(i);
         int coll = (b->flags & MT_COLLECTIVE) != 0;
         eb_listing_entry e = {.component = "mt", .name = b->name, .program = "IMB-MT",
-                              .cls = coll ? "collective" : "pt2pt", .is_default = 1,
+                              .cls = coll ? "collective" : "pt2pt",
+                              .is_default = i < mt_bench_default_count(),
                               .checked = !(b->flags & MT_SEND_0),
                               .reduction = strstr(b->name, "Reduce") != NULL,
                               .root = !strcmp(b->name, "BcastMT") || !strcmp(b->name, "ReduceMT"),

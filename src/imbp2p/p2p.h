@@ -96,6 +96,20 @@ int p2p_bench_count(void);
 const p2p_bench *p2p_bench_at(int i);
 /* Case-insensitive, as IMB-P2P matches names; -1 if none. */
 int p2p_bench_find(const char *name);
+/* A benchmark of another file (docs/extending.md), from its EB_CONSTRUCTOR:
+ * it comes after IMB-P2P's eight and runs by name only; a name taken is
+ * refused. */
+void p2p_register_bench(const p2p_bench *b);
+/* IMB-P2P's own eight, the first ones: its default run and -list. */
+int p2p_bench_default_count(void);
+
+/* What a step does to the data of a message of c->bytes: before a send
+ * (-msgwr's touches, or under -check the sender's pattern), before a receive
+ * is posted (under -check the poison) and after it (-msgrd's touches, or
+ * under -check the defects against `src`'s pattern into c->defects). */
+void p2p_before_send(p2p_ctx *c, char *buf);
+void p2p_before_recv(p2p_ctx *c, char *buf);
+void p2p_after_recv(p2p_ctx *c, const char *buf, int src);
 
 /* The process grid of a stencil as IMB-P2P chooses it (grid[0] slowest);
  * 0, or -1 when the benchmark is invalid for nranks. */

@@ -4,14 +4,17 @@
 #include "imbp2p/p2p.h"
 
 #include "core/buffers.h"
+#include "core/error.h"
+#include "core/registry.h"
 
+#include <stdio.h>
 #include <strings.h>
 
 /* ---- what a step does to its data ---- */
 
 /* Before a send: -msgwr's write of one byte per cache line, or under -check
  * the sender's pattern in every byte. */
-static void before_send(p2p_ctx *c, char *buf)
+void p2p_before_send(p2p_ctx *c, char *buf)
 {
     if (c->checking) {
         eb_fill_pattern(buf, c->bytes, c->rank, 0);
@@ -23,7 +26,7 @@ static void before_send(p2p_ctx *c, char *buf)
 
 /* Before a receive is posted: under -check a value no sender writes, so a
  * message that never arrives cannot pass. */
-static void before_recv(p2p_ctx *c, char *buf)
+void p2p_before_recv(p2p_ctx *c, char *buf)
 {
     if (c->checking)
         eb_poison(buf, c->bytes);
@@ -31,7 +34,7 @@ static void before_recv(p2p_ctx *c, char *buf)
 
 /* After a receive: -msgrd's read of one byte per cache line, or under
  * -check every byte compared with the sender's pattern. */
-static void after_recv(p2p_ctx *c, const char *buf, int src)
+void p2p_after_recv(p2p_ctx *c, const char *buf, int src)
 {
     if (c->checking) {
         c->defects += eb_check_pattern(buf, c->bytes, src, 0);
@@ -50,16 +53,16 @@ static void pingpong_step(p2p_ctx *c)
 {
     int half = c->nranks / 2, partner = (c->rank + half) % c->nranks;
     if (c->rank < half) {
-        before_send(c, c->sbuf[0]);
+        p2p_before_send(c, c->sbuf[0]);
         MPI_Send(c->sbuf[0], count(c), MPI_BYTE, partner, 0, MPI_COMM_WORLD);
-        before_recv(c, c->rbuf[0]);
+        p2p_before_recv(c, c->rbuf[0]);
         MPI_Recv(c->rbuf[0], count(c), MPI_BYTE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        after_recv(c, c->rbuf[0], partner);
+        p2p_after_recv(c, c->rbuf[0], partner);
     } else {
-        before_recv(c, c->rbuf[0]);
+        p2p_before_recv(c, c->rbuf[0]);
         MPI_Recv(c->rbuf[0], count(c), MPI_BYTE, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        after_recv(c, c->rbuf[0], partner);
-        before_send(c, c->sbuf[0]);
+        p2p_after_recv(c, c->rbuf[0], partner);
+        p2p_before_send(c, c->sbuf[0]);
         MPI_Send(c->sbuf[0], count(c), MPI_BYTE, partner, 0, MPI_COMM_WORLD);
     }
     c->messages += 2;
@@ -70,12 +73,12 @@ static void pingpong_step(p2p_ctx *c)
 static void shift(p2p_ctx *c, int to, int from)
 {
     MPI_Request req;
-    before_recv(c, c->rbuf[0]);
+    p2p_before_recv(c, c->rbuf[0]);
     MPI_Irecv(c->rbuf[0], count(c), MPI_BYTE, from, 0, MPI_COMM_WORLD, &req);
-    before_send(c, c->sbuf[0]);
+    p2p_before_send(c, c->sbuf[0]);
     MPI_Send(c->sbuf[0], count(c), MPI_BYTE, to, 0, MPI_COMM_WORLD);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
-    after_recv(c, c->rbuf[0], from);
+    p2p_after_recv(c, c->rbuf[0], from);
     c->messages += 2;
 }
 
@@ -109,13 +112,13 @@ static void unirandom_step(p2p_ctx *c)
     int from, to;
     random_pair(c, &from, &to);
     if (c->rank == from) {
-        before_send(c, c->sbuf[0]);
+        p2p_before_send(c, c->sbuf[0]);
         MPI_Send(c->sbuf[0], count(c), MPI_BYTE, to, 0, MPI_COMM_WORLD);
         c->messages++;
     } else if (c->rank == to) {
-        before_recv(c, c->rbuf[0]);
+        p2p_before_recv(c, c->rbuf[0]);
         MPI_Recv(c->rbuf[0], count(c), MPI_BYTE, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        after_recv(c, c->rbuf[0], from);
+        p2p_after_recv(c, c->rbuf[0], from);
         c->messages++;
     }
 }
@@ -157,16 +160,16 @@ static void stencil_step(p2p_ctx *c)
     MPI_Request req[2 * P2P_MAX_NEIGHBOURS];
     int k = c->nnbr;
     for (int i = 0; i < k; i++)
-        before_send(c, c->sbuf[i]);
+        p2p_before_send(c, c->sbuf[i]);
     for (int i = 0; i < k; i++) {
-        before_recv(c, c->rbuf[i]);
+        p2p_before_recv(c, c->rbuf[i]);
         MPI_Irecv(c->rbuf[i], count(c), MPI_BYTE, c->nbr[i], 0, MPI_COMM_WORLD, &req[i]);
     }
     for (int i = 0; i < k; i++)
         MPI_Isend(c->sbuf[i], count(c), MPI_BYTE, c->nbr[i], 0, MPI_COMM_WORLD, &req[k + i]);
     MPI_Waitall(2 * k, req, MPI_STATUSES_IGNORE);
     for (int i = 0; i < k; i++)
-        after_recv(c, c->rbuf[i], c->nbr[i]);
+        p2p_after_recv(c, c->rbuf[i], c->nbr[i]);
     c->messages += 2 * k;
 }
 
@@ -175,18 +178,18 @@ static void stencil_step(p2p_ctx *c)
 static void sendrecv_replace_step(p2p_ctx *c)
 {
     int dst = (c->rank + 1) % c->nranks, src = (c->rank + c->nranks - 1) % c->nranks;
-    before_send(c, c->sbuf[0]);
+    p2p_before_send(c, c->sbuf[0]);
     MPI_Sendrecv_replace(c->sbuf[0], count(c), MPI_BYTE, dst, 0, src, 0, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
     if (c->checking)
-        after_recv(c, c->sbuf[0], src);
+        p2p_after_recv(c, c->sbuf[0], src);
     c->messages += 2;
 }
 
 static void sendrecv_replace_after(p2p_ctx *c)
 {
     if (!c->checking)
-        after_recv(c, c->sbuf[0], 0);
+        p2p_after_recv(c, c->sbuf[0], 0);
 }
 
 /* ---- the table ---- */
@@ -215,14 +218,34 @@ static const p2p_bench BENCHES[] = {
      .after_loop = sendrecv_replace_after},
 };
 
-int p2p_bench_count(void) { return (int)(sizeof BENCHES / sizeof BENCHES[0]); }
+enum { NBUILTIN = (int)(sizeof BENCHES / sizeof BENCHES[0]) };
 
-const p2p_bench *p2p_bench_at(int i) { return &BENCHES[i]; }
+/* Benchmarks of other files (p2p_register_bench), after IMB-P2P's own. */
+static const p2p_bench **added;
+static int nadded;
+
+void p2p_register_bench(const p2p_bench *b)
+{
+    if (p2p_bench_find(b->name) >= 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "IMB-P2P has two benchmarks called '%s' (the second one is "
+                 "refused)", b->name);
+        eb_registry_refuse(msg);
+        return;
+    }
+    added = eb_realloc(added, (size_t)(nadded + 1) * sizeof *added);
+    added[nadded++] = b;
+}
+
+int p2p_bench_count(void) { return NBUILTIN + nadded; }
+int p2p_bench_default_count(void) { return NBUILTIN; }
+
+const p2p_bench *p2p_bench_at(int i) { return i < NBUILTIN ? &BENCHES[i] : added[i - NBUILTIN]; }
 
 int p2p_bench_find(const char *name)
 {
     for (int i = 0; i < p2p_bench_count(); i++)
-        if (!strcasecmp(name, BENCHES[i].name))
+        if (!strcasecmp(name, p2p_bench_at(i)->name))
             return i;
     return -1;
 }

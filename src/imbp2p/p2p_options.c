@@ -271,7 +271,7 @@ int p2p_parse(int argc, char **argv, p2p_options *o, p2p_read_fn read, char *err
             add_size(o, (size_t)1 << k);
     }
     if (o->nbenchmarks == 0)
-        for (int b = 0; b < p2p_bench_count(); b++)
+        for (int b = 0; b < p2p_bench_default_count(); b++)
             add_benchmark(o, b);
     return 0;
 }

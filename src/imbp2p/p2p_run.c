@@ -306,14 +306,16 @@ static int p2p_main(const eb_component *self, int argc, char **argv)
     return eb_component_run(&p2p_steps, &st, argc, argv);
 }
 
-/* `effbench --list-json`: the eight benchmarks, in IMB-P2P's default order. */
+/* `effbench --list-json`: the eight benchmarks, in IMB-P2P's default order,
+ * then those of p2p_register_bench (by name only: not default). */
 static void p2p_list_json(const eb_component *self, eb_json *benchmarks)
 {
     (void)self;
     for (int i = 0; i < p2p_bench_count(); i++) {
         const p2p_bench *b = p2p_bench_at(i);
         eb_listing_entry e = {.component = "imb-p2p", .name = b->name, .program = P2P_PROGRAM,
-                              .cls = "parallel_transfer", .is_default = 1, .checked = 1,
+                              .cls = "parallel_transfer",
+                              .is_default = i < p2p_bench_default_count(), .checked = 1,
                               .min_procs = b->ndims ? (b->ndims == 2 ? 4 : 8) : 2};
         eb_listing_open_entry(benchmarks, &e);
         eb_json_str(benchmarks, "methodology", P2P_METHODOLOGY);

@@ -95,7 +95,7 @@ void p2p_text_list(FILE *f)
 {
     p2p_text_title(f);
     fprintf(f, "# List of Benchmarks to run:\n#\n");
-    for (int b = 0; b < p2p_bench_count(); b++)
+    for (int b = 0; b < p2p_bench_default_count(); b++) /* IMB-P2P's own: its -list */
         fprintf(f, "# %s\n", p2p_bench_at(b)->name);
     fprintf(f, "#\n");
 }

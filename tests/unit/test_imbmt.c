@@ -2,6 +2,7 @@
  * values, BOOL words, names in any case and comma lists, -include/-exclude) and its
  * refusals, word for word as docs/imb-mt.md gives them, and -list's sorted names. */
 #include "imbmt/imbmt.h"
+#include "core/registry.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -146,6 +147,40 @@ static void test_list_sorted(void)
     free(text);
 }
 
+static int no_kernel(mt_thread *th, int repeat, int skip)
+{
+    (void)th, (void)repeat, (void)skip;
+    return 0;
+}
+
+/* mt_register_bench (docs/extending.md): a kernel of another file runs by name (or -include)
+ * only, after IMB-MT's own; -list and the default run stay IMB-MT's; a name taken (in any
+ * case) is refused. */
+static void test_registered_kernel(void)
+{
+    static const mt_bench mine = {"UnitMT", MT_OUT_MINMAX, no_kernel};
+    static const mt_bench dup = {"pingpongmt", MT_OUT_MINMAX, no_kernel};
+    mt_options o;
+    mt_register_bench(&mine);
+    CHECK_EQ_LONG(mt_bench_count(), 11);
+    CHECK_EQ_LONG(mt_bench_default_count(), 10);
+    CHECK(mt_bench_at(10) == &mine);
+    CHECK_EQ_LONG(mt_bench_find("unitmt"), 10);
+    CHECK_EQ_LONG(parse(&o, ""), 0);
+    CHECK_EQ_LONG(o.nbenches, 10);
+    CHECK_EQ_LONG(parse(&o, "UnitMT,PingPongMT"), 0);
+    CHECK_STR(selected(&o), "UnitMT,PingPongMT");
+    CHECK_EQ_LONG(parse(&o, "-include UnitMT -exclude BarrierMT,BcastMT,ReduceMT"), 0);
+    CHECK_STR(selected(&o), "UnitMT,PingPongMT,PingPingMT,SendRecvMT,ExchangeMT,UniBandMT,"
+                            "BiBandMT,AllReduceMT");
+    CHECK(eb_registry_error() == NULL);
+    mt_register_bench(&dup);
+    CHECK_EQ_LONG(mt_bench_count(), 11);
+    CHECK_STR(eb_registry_error(),
+              "IMB-MT has two benchmarks called 'pingpongmt' (the second one is refused)");
+    test_list_sorted();
+}
+
 int main(void)
 {
     test_defaults();
@@ -153,5 +188,6 @@ int main(void)
     test_names();
     test_refusals();
     test_list_sorted();
+    test_registered_kernel();
     UNIT_DONE();
 }

@@ -1,6 +1,7 @@
 /* IMB-P2P's pure pieces: the stencils' grids (as IMB 2021.11's IMB-P2P printed them, run
  * at these rank counts), the repetition rule and the command line. */
 #include "core/error.h"
+#include "core/registry.h"
 #include "imbp2p/p2p.h"
 #include "unit.h"
 
@@ -154,10 +155,41 @@ static void test_command_line(void)
     }
 }
 
+static void no_step(p2p_ctx *c) { (void)c; }
+
+/* p2p_register_bench (docs/extending.md): a benchmark of another file runs by name only,
+ * after IMB-P2P's eight, whose default run stays IMB-P2P's; a name taken is refused. */
+static void test_registered_benchmark(void)
+{
+    static const p2p_bench mine = {.name = "UnitBench", .nbufs = 1, .latency_factor = 1,
+                                   .step = no_step};
+    static const p2p_bench dup = {.name = "STENCIL2D", .nbufs = 1, .step = no_step};
+    p2p_options o;
+    char err[EB_ERRLEN];
+    p2p_register_bench(&mine);
+    CHECK_EQ_LONG(p2p_bench_count(), 9);
+    CHECK_EQ_LONG(p2p_bench_default_count(), 8);
+    CHECK(p2p_bench_at(8) == &mine);
+    CHECK_EQ_LONG(parse(&o, "", err), 0);
+    CHECK_EQ_LONG(o.nbenchmarks, 8);
+    CHECK_EQ_LONG(o.benchmarks[7], p2p_bench_find("SendRecv_Replace"));
+    p2p_options_free(&o);
+    CHECK_EQ_LONG(parse(&o, "unitbench PingPong", err), 0);
+    CHECK_EQ_LONG(o.nbenchmarks, 2);
+    CHECK_EQ_LONG(o.benchmarks[0], 8);
+    p2p_options_free(&o);
+    CHECK(eb_registry_error() == NULL);
+    p2p_register_bench(&dup);
+    CHECK_EQ_LONG(p2p_bench_count(), 9);
+    CHECK_STR(eb_registry_error(),
+              "IMB-P2P has two benchmarks called 'STENCIL2D' (the second one is refused)");
+}
+
 int main(void)
 {
     test_grids();
     test_neighbours();
     test_command_line();
+    test_registered_benchmark();
     UNIT_DONE();
 }
