@@ -112,3 +112,18 @@ def msglen_12(tmp_path):
     path = tmp_path / "lengths"
     path.write_text("12\n")
     return path
+
+
+def test_lengths_past_the_address_space_are_skipped_by_mem(tmp_path):
+    """A -msglen length of 2^63-1 bytes: its buffers (doubled by resize, np times for
+    Alltoall) cannot be counted in a size_t; they must not wrap to a small number that
+    passes -mem, so the row is skipped with -mem's note and nothing is sent."""
+    lens = tmp_path / "lens"
+    lens.write_text("4\n9223372036854775807\n")
+    for bench, ct in (("PingPong", "resize"), ("Alltoall", "base")):
+        r = run(2, "IMB-MPI1", bench, "-contig_type", ct, "-msglen", lens, "-iter", "5,off")
+        assert r.returncode == 0, r
+        (b,) = parse_imb(r.stdout)
+        assert [int(row[0]) for row in b["rows"]] == [4], r.stdout
+        assert re.search(r"#bytes = 9223372036854775807 and longer skipped: buffers need "
+                         r"\S+ GB per process, -mem allows", r.stdout), r.stdout

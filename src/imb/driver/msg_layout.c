@@ -5,17 +5,25 @@
 #include "imb/driver/imb2021_defaults.h"
 #include "imb/driver/imb2021_options.h"
 
+#include <stdint.h>
 #include <string.h>
 
 void eb_layout_extents(const eb_imb_options *o, const eb_bench *b, size_t x, int np,
                        size_t *s_len, size_t *r_len)
 {
+    size_t k = (size_t)eb_contig_scale(eb_contig_of(o, b));
+    /* The benchmarks' extents are at most 2 x np messages, times the layout's scale: a
+     * length past SIZE_MAX / that (a -msglen line of 2^63) would wrap to a small buffer
+     * and slip under -mem, so it is as large as can be and -mem skips the row. */
+    if (x > SIZE_MAX / (2 * (size_t)(np > 0 ? np : 1) * k)) {
+        *s_len = *r_len = SIZE_MAX;
+        return;
+    }
     *s_len = *r_len = x;
     if (b->extents_2021 && eb_imb2021_method(o))
         b->extents_2021(x, np, s_len, r_len);
     else if (b->extents)
         b->extents(x, np, s_len, r_len);
-    size_t k = (size_t)eb_contig_scale(eb_contig_of(o, b));
     *s_len *= k;
     *r_len *= k;
 }
