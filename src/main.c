@@ -140,6 +140,8 @@ int main(int argc, char **argv)
                      argv[1]);
             eb_exit_all(EB_EXIT_USAGE, msg);
         }
+        if (eb_component_current_name(argv[1]) != argv[1]) /* an old spelling runs as the name */
+            argv[1] = (char *)c->name;
         argc--;
         argv++;
     }

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compare import headline_values
+from .component_names import MPI1
 from .records import ParsedRun, headline_time
 
 
@@ -52,7 +53,7 @@ OSU_ROWS = ((OSU_LATENCY_8, "osu_latency", 8, "t_avg_us"),
             (OSU_ALLREDUCE_8, "osu_allreduce", 8, "t_avg_us"),
             (OSU_ALLREDUCE_1M, "osu_allreduce", 1 << 20, "t_avg_us"))
 # IMB's rows for the figures: the plain mpi1 tables (no -multi groups, no mode)
-ROW_COMPONENT = "mpi1"
+ROW_COMPONENT = MPI1
 
 
 def _plain_rows(run: ParsedRun, benchmark: str) -> list[dict]:

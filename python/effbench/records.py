@@ -12,17 +12,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .component_names import (BEFF, BEFF_IO, COMPONENTS, IMB_FAMILIES, MT, NODES, OSU, P2P,
+                              SKAMPI, current_name, hash_spelling)
+
 SCHEMA = 1
-COMPONENTS = ("mpi1", "ext", "io", "nbc", "rma", "mpi4", "beff", "beff_io", "skampi", "nodes", "osu",
-              "imb-p2p", "mt")
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
 # processes, the units): the record's "methodology" where it says (OSU's records: "osu-7.4"),
 # else its component's classic one. Rows of different methodologies never measure the same
 # thing: an OSU latency is not an IMB t_avg (docs/json-lines.md, "OSU records").
-DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in ("mpi1", "ext", "io", "nbc", "rma", "mpi4")},
-                       "beff": "beff-3.6", "beff_io": "beff_io-2.1", "skampi": "skampi-5",
-                       "nodes": "effbench-nodes", "osu": "osu-7.4",
-                       "imb-p2p": "imb-p2p-2021.11", "mt": "imb-mt-2021.11"}
+DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in IMB_FAMILIES},
+                       BEFF: "beff-3.6", BEFF_IO: "beff_io-2.1", SKAMPI: "skampi-5",
+                       NODES: "effbench-nodes", OSU: "osu-7.4",
+                       P2P: "imb-p2p-2021.11", MT: "imb-mt-2021.11"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -38,7 +39,7 @@ TIME_FIELDS = ("t_avg_us", "t_max_us")
 
 def methodology(rec: dict[str, Any]) -> str | None:
     """The methodology of a `run` or `result` record (DEFAULT_METHODOLOGY)."""
-    return rec.get("methodology") or DEFAULT_METHODOLOGY.get(rec.get("component"))
+    return rec.get("methodology") or DEFAULT_METHODOLOGY.get(current_name(rec.get("component")))
 
 
 def headline_time(rec: dict[str, Any]) -> float | None:
@@ -109,8 +110,12 @@ class ParsedRun:
         return out
 
     def content_hash(self) -> str:
-        """Identity of a run for idempotent import: the same records give the same hash."""
-        canonical = json.dumps(self.records(), sort_keys=True, separators=(",", ":"),
+        """Identity of a run for idempotent import: the same records give the same hash. A
+        component is hashed under its spelling of before the naming rule (hash_spelling), so a
+        run stored then keeps its hash, and its file imported again is found stored."""
+        records = [{**r, "component": hash_spelling(r["component"])}
+                   if isinstance(r.get("component"), str) else r for r in self.records()]
+        canonical = json.dumps(records, sort_keys=True, separators=(",", ":"),
                                allow_nan=False)
         return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -203,15 +208,15 @@ def new_end(status: str = "ok", message: str | None = None,
 # the same core coordinates and the same values of these measure the same thing (compare
 # matches them, the web plots one curve per combination). Named as the C components write them.
 IDENTITY_FIELDS = {
-    **{c: ("sync",) for c in ("mpi1", "ext", "io", "nbc", "rma", "mpi4")},  # barrier / window
-    "beff": ("pattern", "method", "rep"),  # rep null: the maximum over the repetitions
-    "beff_io": ("level", "access", "pattern_type", "pattern"),
-    "skampi": ("chunks",),
-    "nodes": ("node_a", "node_b"),  # the pair of nodes
+    **{c: ("sync",) for c in IMB_FAMILIES},  # barrier / window
+    BEFF: ("pattern", "method", "rep"),  # rep null: the maximum over the repetitions
+    BEFF_IO: ("level", "access", "pattern_type", "pattern"),
+    SKAMPI: ("chunks",),
+    NODES: ("node_a", "node_b"),  # the pair of nodes
     # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records")
-    "osu": ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
+    OSU: ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
             "receiver_processes", "sender_threads", "receiver_threads", "accelerator", "buffers"),
-    "mt": ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
+    MT: ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

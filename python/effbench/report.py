@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from .component_names import IMB_FAMILIES
 from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, BEFF_METHODS,
                          beff_analysis)
 from .heatmap import node_heatmaps, write_png
@@ -19,7 +20,7 @@ from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
 from .records import IDENTITY_FIELDS, ParsedRun, headline_time, simulation_label
 from .report_history import OVERLAY_NOTE, HistorySection, overlay
 
-IMB_LIKE = ("mpi1", "ext", "io", "nbc", "rma", "mpi4")
+IMB_LIKE = IMB_FAMILIES
 # Trace names: b_eff's methods as its protocol labels them, b_eff_io's types with their number.
 BEFF_METHOD_LABELS = {name: label for label, name in BEFF_METHODS.items()}
 BEFF_IO_TYPE_LABELS = tuple(f"type {t} {name}" for t, name in enumerate(BEFF_IO_TYPES))

@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 from typing import Any, Iterable
 
-from .records import COMPONENTS
+from .component_names import COMPONENTS, current_name
 
 RECORD_TYPES = ("run", "result", "summary", "skip", "resume", "end")
 
@@ -181,7 +181,7 @@ def record_problems(rec: Any) -> list[str]:
         probs.add(f"schema: expected 1, found {json.dumps(rec.get('schema'))}")
     component = rec.get("component")
     if kind in ("run", "result", "summary", "skip") and isinstance(component, str) \
-            and component not in COMPONENTS:
+            and current_name(component) not in COMPONENTS:
         probs.add(f"component: {component!r} is not one of {', '.join(COMPONENTS)}")
     CHECKS[kind](rec, probs)
     _non_negative(rec, probs)

@@ -11,6 +11,7 @@
 #include "beff/beff_plan.h"
 #include "beff/beff_protocol.h"
 #include "beff/beff_run.h"
+#include "core/component_names.h"
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/own_coll.h"
@@ -223,7 +224,7 @@ static int beff_measure_step(void *state, eb_run *run, char *msg, size_t msglen)
 static void beff_release(void *state) { beff_run_free(&((beff_state *)state)->r); }
 
 static const eb_component_steps beff_steps = {
-    .component = "beff",
+    .component = EB_COMPONENT_BEFF,
     .options = beff_options_step,
     .prepare = beff_prepare,
     .plan = beff_plan,
@@ -242,7 +243,7 @@ static int beff_main(const eb_component *self, int argc, char **argv)
 }
 
 static const eb_component beff_component = {
-    .name = "beff",
+    .name = EB_COMPONENT_BEFF,
     .aliases = {"b_eff"},
     .summary = "b_eff: the effective bandwidth benchmark (rings, random and analysis patterns)",
     .order = 60,

@@ -4,6 +4,7 @@
 #include "beff/beff_json.h"
 
 #include "beff/beff_protocol.h"
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/guard.h"
 #include "core/nodemap.h"
@@ -17,7 +18,7 @@ void beff_json_result(const beff_run *r, int p, int l, int m, int rep)
     size_t i = beff_idx(r, p, l, m, rep);
     eb_json j;
     eb_jsonl_begin(&j, "result");
-    eb_json_str(&j, "component", "beff");
+    eb_json_str(&j, "component", EB_COMPONENT_BEFF);
     eb_json_str(&j, "benchmark", r->pat[p].name);
     eb_json_null(&j, "group");
     eb_json_null(&j, "mode");
@@ -82,7 +83,7 @@ void beff_json_summary(const beff_run *r, const beff_summary *s)
 {
     eb_json j;
     eb_jsonl_begin(&j, "summary");
-    eb_json_str(&j, "component", "beff");
+    eb_json_str(&j, "component", EB_COMPONENT_BEFF);
     eb_json_num(&j, "b_eff_mb_per_s", s->b_eff);
     eb_json_num(&j, "b_eff_per_proc_mb_per_s", s->b_eff / r->P);
     eb_json_num(&j, "b_eff_rings_mb_per_s", s->b_rings);

@@ -5,6 +5,7 @@
  * files beff_io_files.c, --resume beff_io_resume.c, the reporters
  * beff_io_report.c and the pure rules beff_io_plan.c. */
 #include "beffio/beff_io_run.h"
+#include "core/component_names.h"
 
 #include "beffio/beff_io_files.h"
 #include "beffio/beff_io_options.h"
@@ -236,7 +237,7 @@ static int bio_measure(void *state, eb_run *run, char *msg, size_t msglen)
 }
 
 static const eb_component_steps bio_steps = {
-    .component = "beff_io",
+    .component = EB_COMPONENT_BEFF_IO,
     .options = bio_options,
     .prepare = bio_prepare,
     .plan = bio_plan,
@@ -256,8 +257,8 @@ static int beff_io_main(const eb_component *self, int argc, char **argv)
 }
 
 static const eb_component beff_io_component = {
-    .name = "beff-io",
-    .aliases = {"b_eff_io", "beff_io"},
+    .name = EB_COMPONENT_BEFF_IO,
+    .aliases = {"b_eff_io"},
     .summary = "b_eff_io: effective I/O bandwidth through MPI-IO",
     .order = 60,
     .main = beff_io_main,

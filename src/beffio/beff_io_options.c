@@ -18,7 +18,7 @@
 
 static void usage(void)
 {
-    printf("Usage: mpirun -np P effbench beff-io [options]   (or b_eff_io [options])\n\n"
+    printf("Usage: mpirun -np P effbench beff_io [options]   (or b_eff_io [options])\n\n"
            "The effective I/O bandwidth b_eff_io through MPI-IO (see docs/beff-io.md).\n\n"
            "  -T, --time SEC          scheduled time for all partitions together (default 1800)\n"
            "  --partitions LIST       `auto` (default) or a comma list of process counts\n"
@@ -193,7 +193,7 @@ void bio_parse_options(bio_run *r, int argc, char **argv)
             r->resume = a[2] == 'r';
         } else {
             char msg[EB_ERRLEN];
-            snprintf(msg, sizeof msg, "unknown option '%s' (see `effbench beff-io --help`)", a);
+            snprintf(msg, sizeof msg, "unknown option '%s' (see `effbench beff_io --help`)", a);
             eb_exit_all(EB_EXIT_USAGE, msg);
         }
     }

@@ -3,6 +3,7 @@
  * here measures. */
 #include "beffio/beff_io_report.h"
 
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/report/jsonl.h"
 
@@ -284,7 +285,7 @@ void bio_print_summary(const bio_run *r)
  * has no single chunk size and no repetition count: bytes 0, repetitions null. */
 static void json_core(eb_json *j, const bio_part *pt, int t, long long bytes, long long reps)
 {
-    eb_json_str(j, "component", "beff_io");
+    eb_json_str(j, "component", EB_COMPONENT_BEFF_IO);
     eb_json_str(j, "benchmark", bio_type_names[t]);
     eb_json_null(j, "group");
     eb_json_null(j, "mode");
@@ -373,7 +374,7 @@ void bio_json_summary(const bio_run *r)
     int valid = bio_valid(r, why, sizeof why);
     eb_json j;
     eb_jsonl_begin(&j, "summary");
-    eb_json_str(&j, "component", "beff_io");
+    eb_json_str(&j, "component", EB_COMPONENT_BEFF_IO);
     eb_json_num(&j, "b_eff_io_mb_per_s", r->b_eff_io);
     eb_json_int(&j, "procs", r->part[r->best].n);
     eb_json_num(&j, "b_eff_io_rel21_mb_per_s", r->rel21);

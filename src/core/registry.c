@@ -1,5 +1,7 @@
 #include "core/registry.h"
 
+#include "core/component_names.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +58,24 @@ void eb_register_component(const eb_component *c)
     eb_reg_insert(&components, c, c->order, component_order);
 }
 
+/* Spellings a component had before the naming rule (core/component_names.h):
+ * old command lines keep working. */
+static const char *const old_spellings[][2] = {
+    {"imb-p2p", EB_COMPONENT_P2P},
+    {"beff-io", EB_COMPONENT_BEFF_IO},
+};
+
+const char *eb_component_current_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof old_spellings / sizeof *old_spellings; i++)
+        if (strcmp(name, old_spellings[i][0]) == 0)
+            return old_spellings[i][1];
+    return name;
+}
+
 const eb_component *eb_find_component(const char *name)
 {
+    name = eb_component_current_name(name);
     for (int i = 0; i < components.n; i++) {
         const eb_component *c = component_at(i);
         if (strcmp(c->name, name) == 0)

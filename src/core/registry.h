@@ -39,7 +39,10 @@ typedef struct eb_component {
 } eb_component;
 
 void eb_register_component(const eb_component *c);
-const eb_component *eb_find_component(const char *name); /* name or alias */
+/* By name, alias, old spelling or claim. */
+const eb_component *eb_find_component(const char *name);
+/* The name an old spelling ("imb-p2p") has now ("p2p"); any other word as is. */
+const char *eb_component_current_name(const char *name);
 int eb_component_count(void);
 const eb_component *eb_component_at(int i); /* sorted by order */
 

@@ -1,6 +1,8 @@
 #include "core/simulate.h"
 
+#include "core/component_names.h"
 #include "core/error.h"
+#include "core/registry.h"
 #include "core/text.h"
 
 #include <stdio.h>
@@ -41,9 +43,10 @@ void eb_sim_init(int argc, char **argv)
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];
     const char *comp = strncmp(prog, "effbench", 8) == 0 && argc > 1 ? argv[1] : prog;
-    static const char *const io[] = {"IMB-IO", "io", "b_eff_io", "beff_io", NULL};
+    static const char *const io[] = {"IMB-IO", EB_COMPONENT_IO, "b_eff_io", EB_COMPONENT_BEFF_IO,
+                                     NULL};
     for (int k = 0; io[k]; k++)
-        if (strcmp(comp, io[k]) == 0) {
+        if (strcmp(eb_component_current_name(comp), io[k]) == 0) {
             char msg[EB_ERRLEN];
             snprintf(msg, sizeof msg, "%s: the I/O benchmarks are not simulated: the platforms "
                      "of platforms/ have no disks, and SMPI's MPI-IO needs them", comp);

@@ -7,6 +7,7 @@
  * #repetitions Mbytes/sec Msg/sec, from the slowest rank's time, with
  * Msg/sec = (1 or 2) * window * pairs / t.  Even process counts only, and
  * only by name or -include, as in IMB 2021.11. */
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
@@ -120,7 +121,7 @@ static const eb_column band_columns[] = {
 };
 
 #define BAND(nm, ord, fl, nmsg)                                                               \
-    {.component = "mpi1", .name = nm, .order = ord, .cls = EB_PARALLEL_TRANSFER,             \
+    {.component = EB_COMPONENT_MPI1, .name = nm, .order = ord, .cls = EB_PARALLEL_TRANSFER,  \
      .large_counts = EB_MPI_LARGE_COUNT,                                                     \
      .flags = EB_F_EXPLICIT_ONLY | EB_F_EVEN_PROCS | (fl), .min_procs = 2, .nmsg_of = nmsg,  \
      .prepare = band_prepare, .kernel = band_kernel, .measure = band_measure,              \

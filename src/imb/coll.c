@@ -7,6 +7,7 @@
  * IMB-MPI4; the MPI calls with OSU (core/coll_calls.h). */
 #include "imb/coll.h"
 
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
@@ -315,14 +316,14 @@ static void blocking_kernel(eb_ctx *c, long first, long n)
 }
 
 #define MPI1(nm, ord, k) \
-    {.b = {.component = "mpi1", .name = nm, .order = ord, .kernel = blocking_kernel,  \
+    {.b = {.component = EB_COMPONENT_MPI1, .name = nm, .order = ord, .kernel = blocking_kernel,  \
            .large_counts = EB_MPI_LARGE_COUNT_COLL},                                  \
      .kind = k}
 /* IMB 2021's additions run by name or -include only: without names effbench
  * runs the 4.0 guide's list (IMB 2021.11, and --imb-defaults 2021, run them by
  * default) */
 #define MPI1_BY_NAME(nm, ord, k)                                                        \
-    {.b = {.component = "mpi1", .name = nm, .order = ord,                              \
+    {.b = {.component = EB_COMPONENT_MPI1, .name = nm, .order = ord,                   \
            .flags = EB_F_EXPLICIT_ONLY | EB_F_DEFAULT_2021,                             \
            .kernel = blocking_kernel, .large_counts = EB_MPI_LARGE_COUNT_COLL},         \
      .kind = k}

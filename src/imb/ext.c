@@ -9,6 +9,7 @@
  * IMB-EXT's float BUF_VALUE(rank, i) = 0.1*(rank+1) + i; transfer lengths
  * are whole floats, as the real IMB-EXT prints them (0, 4, 8, ...). */
 #include "core/buffers.h"
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "imb/driver/bench.h"
@@ -205,13 +206,13 @@ static long check_window(eb_ctx *c, long i)
 }
 
 #define EXT_SINGLE(nm, ord, kern, chk)                                                          \
-    {.component = "ext", .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER,                  \
+    {.component = EB_COMPONENT_EXT, .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER,       \
      .flags = EB_F_MODES | EB_F_REDUCTION, .fixed_procs = 2, .nmsg = 1,                        \
      .extents = no_extents, .prepare = ext_prepare, .kernel = kern, .check = chk,              \
      .release = ext_release}
 
 static const eb_bench ext_benches[] = {
-    {.component = "ext", .name = "Window", .order = 100, .cls = EB_COLLECTIVE,
+    {.component = EB_COMPONENT_EXT, .name = "Window", .order = 100, .cls = EB_COLLECTIVE,
      .flags = EB_F_NONAGGR_COUNTS | EB_F_REDUCTION, .extents = no_extents,
      .prepare = window_prepare, .kernel = window, .check = check_window,
      .release = window_release},
@@ -219,13 +220,13 @@ static const eb_bench ext_benches[] = {
     EXT_SINGLE("Unidir_Put", 120, unidir_put, check_unidir_put),
     EXT_SINGLE("Bidir_Get", 130, bidir_get, check_bidir_get),
     EXT_SINGLE("Bidir_Put", 140, bidir_put, check_bidir_put),
-    {.component = "ext", .name = "Accumulate", .order = 150, .cls = EB_COLLECTIVE,
+    {.component = EB_COMPONENT_EXT, .name = "Accumulate", .order = 150, .cls = EB_COLLECTIVE,
      .flags = EB_F_MODES | EB_F_REDUCTION, .extents = no_extents, .prepare = ext_prepare,
      .kernel = accumulate, .check = check_accumulate, .release = ext_release},
 };
 
 static const eb_imb_family ext_family = {
-    .component = "ext",
+    .component = EB_COMPONENT_EXT,
     .program = "IMB-EXT",
     .part = "MPI-2 part",
     .iter = {.msgspersample = 1000, .overall_vol = 40L * 1048576L, .msgs_nonaggr = 100,

@@ -14,6 +14,7 @@
  * Here: the benchmark table, the transfers, their timing and checks; the
  * file of a process set is io_file.c's, the family and its options are
  * io_family.c's. */
+#include "core/component_names.h"
 #include "imb/io_file.h"
 #include "imb/io_family.h"
 #include "imb/io_util.h"
@@ -376,7 +377,7 @@ static void add_bench(int *n, eb_io_class cls, eb_io_access acc, eb_io_pointer p
     snprintf(names[i], sizeof names[i], "%c_%s%s_%s", "SPC"[cls], nb ? "I" : "",
              acc == IO_WRITE ? "Write" : "Read", ptr_names[ptr]);
     eb_bench *b = &benches[i];
-    *b = (eb_bench){.component = "io", .name = names[i], .order = 100 + 10 * i,
+    *b = (eb_bench){.component = EB_COMPONENT_IO, .name = names[i], .order = 100 + 10 * i,
                     .cls = cls == IO_S ? EB_SINGLE_TRANSFER
                            : cls == IO_P ? EB_PARALLEL_TRANSFER : EB_COLLECTIVE,
                     .fixed_procs = cls == IO_S ? 1 : 0, .nmsg = nb ? 0 : 1,
@@ -410,7 +411,7 @@ EB_CONSTRUCTOR(register_io)
                 add_bench(&n, shapes[s].cls, (eb_io_access)acc, shapes[s].ptr, nb);
     kinds[n] = (eb_io_kind){IO_C, IO_NONE, IO_EXPL, 0};
     snprintf(names[n], sizeof names[n], "Open_Close");
-    benches[n] = (eb_bench){.component = "io", .name = names[n], .order = 100 + 10 * n,
+    benches[n] = (eb_bench){.component = EB_COMPONENT_IO, .name = names[n], .order = 100 + 10 * n,
                             .cls = EB_COLLECTIVE, .flags = EB_F_NO_BYTES | EB_F_NO_WARMUP,
                             .extents = oc_extents, .prepare = oc_prepare, .kernel = oc_kernel,
                             .check = oc_check, .open_set = io_open_set,

@@ -2,6 +2,7 @@
  * its component.  The benchmarks are io.c's. */
 #include "imb/io_family.h"
 
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/text.h"
@@ -105,7 +106,7 @@ static void io_print_settings(const eb_imb_options *o)
 }
 
 static const eb_imb_family io_family = {
-    .component = "io",
+    .component = EB_COMPONENT_IO,
     .program = "IMB-IO",
     .part = "MPI-IO part",
     .text2021 = {.banner_newline_lost = 1},

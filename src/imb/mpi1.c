@@ -1,10 +1,11 @@
 /* IMB-MPI1: the family record (IMB_settings.h standard-mode values, its
  * component).  The benchmarks register themselves from p2p.c, coll.c, ... */
+#include "core/component_names.h"
 #include "core/registry.h"
 #include "imb/driver/driver.h"
 
 static const eb_imb_family mpi1_family = {
-    .component = "mpi1",
+    .component = EB_COMPONENT_MPI1,
     .program = "IMB-MPI1",
     .part = "MPI-1 part",
     .iter = {.msgspersample = 1000, .overall_vol = 40L * 1048576L, .msgs_nonaggr = 100,

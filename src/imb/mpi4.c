@@ -9,6 +9,7 @@
  * its own, a barrier after it; Barrier times its loop whole) and -warm_up on
  * are the defaults.  The operations (arguments, extents, checks) are
  * IMB-MPI1's (coll.c), the *_init calls OSU's (core/coll_calls.h). */
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/mpi_features.h"
 #include "core/registry.h"
@@ -69,7 +70,7 @@ static long persist_check(eb_ctx *c, long i)
     return eb_coll_check(c, 0);
 }
 
-#define MPI4_COMMON(nm, ord) .component = "mpi4", .name = nm, .order = ord, .kernel = persist_kernel
+#define MPI4_COMMON(nm, ord) .component = EB_COMPONENT_MPI4, .name = nm, .order = ord, .kernel = persist_kernel
 
 #define OVERLAP(nm, ord, k)                                                              \
     {.b = {MPI4_COMMON(nm, ord), .columns = eb_nbc_overlap_columns,                      \
@@ -104,7 +105,7 @@ static eb_coll_bench mpi4_benches[] = {
 
 /* IMB_settings.h: IMB-MPI4 uses the MPI-1 standard-mode values. */
 static const eb_imb_family mpi4_family = {
-    .component = "mpi4",
+    .component = EB_COMPONENT_MPI4,
     .program = "IMB-MPI4",
     .part = "MPI-4 part",
     .iter = {.msgspersample = 1000, .overall_vol = 40L * 1048576L, .msgs_nonaggr = 100,

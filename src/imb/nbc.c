@@ -9,6 +9,7 @@
  * (eb_nbc_overlap, nbc.h) serves IMB-MPI4's persistent requests too. */
 #include "imb/nbc.h"
 
+#include "core/component_names.h"
 #include "core/mpi_features.h"
 #include "core/registry.h"
 #include "imb/coll.h"
@@ -114,7 +115,7 @@ const eb_column eb_nbc_overlap_columns_nobytes[] = {
 };
 
 #define NBC_COMMON(nm, ord)                                                  \
-    .component = "nbc", .name = nm, .order = ord, .kernel = nbc_kernel,      \
+    .component = EB_COMPONENT_NBC, .name = nm, .order = ord, .kernel = nbc_kernel,      \
     .large_counts = EB_MPI_LARGE_COUNT_NBC
 
 #define OVERLAP(nm, ord, k)                                                             \
@@ -157,7 +158,7 @@ void eb_nbc_print_settings(const eb_imb_options *o)
 
 /* IMB_settings.h: IMB-NBC uses the MPI-1 standard-mode values. */
 static const eb_imb_family nbc_family = {
-    .component = "nbc",
+    .component = EB_COMPONENT_NBC,
     .program = "IMB-NBC",
     .part = "MPI-NBC part",
     .text2021 = {.min_zero_size = 1},

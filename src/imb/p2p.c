@@ -4,6 +4,7 @@
  * the receiving side of PingPong and PingPing uses MPI_ANY_SOURCE (the
  * guide's), the SpecificSource variants the partner's rank, the AnySource
  * variants (IMB 2021's names for the guide's kernels) MPI_ANY_SOURCE. */
+#include "core/component_names.h"
 #include "core/large_count.h"
 #include "core/mpi_features.h"
 #include "core/registry.h"
@@ -120,7 +121,7 @@ static long check_exchange(eb_ctx *c, long i)
 }
 
 /* Past INT_MAX elements the kernels make MPI_Send_c and the other _c calls. */
-#define MPI1_P2P .component = "mpi1", .large_counts = EB_MPI_LARGE_COUNT
+#define MPI1_P2P .component = EB_COMPONENT_MPI1, .large_counts = EB_MPI_LARGE_COUNT
 
 static const eb_bench p2p_benches[] = {
     {MPI1_P2P, .name = "PingPong", .order = 100, .cls = EB_SINGLE_TRANSFER,

@@ -1,6 +1,7 @@
 /* `effbench quick [component] [benchmarks] [options]`: an IMB component in
  * accuracy-driven mode (docs/imb.md).  It runs the component's own entry
  * point with -quick added, so every IMB family gets it unchanged. */
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/simulate.h"
@@ -8,12 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *imb_components[] = {"mpi1", "nbc", "ext", "rma", "io"};
+static const char *imb_components[] = {EB_COMPONENT_MPI1, EB_COMPONENT_NBC, EB_COMPONENT_EXT,
+                                       EB_COMPONENT_RMA, EB_COMPONENT_IO};
 
 static int quick_main(const eb_component *self, int argc, char **argv)
 {
     (void)self;
-    const eb_component *target = eb_find_component("mpi1");
+    const eb_component *target = eb_find_component(EB_COMPONENT_MPI1);
     int first = 1;
     if (argc > 1)
         for (size_t i = 0; i < sizeof imb_components / sizeof *imb_components; i++)
@@ -41,7 +43,7 @@ static int quick_main(const eb_component *self, int argc, char **argv)
 }
 
 static const eb_component quick_component = {
-    .name = "quick",
+    .name = EB_COMPONENT_QUICK,
     .summary = "an IMB component measured to -epsilon accuracy (default 2 %)",
     .order = 90,
     .main = quick_main,

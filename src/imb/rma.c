@@ -16,6 +16,7 @@
  * windows of a length and -check's presets are rma_state.c's,
  * Truly_passive_put is rma_passive.c. */
 #include "core/buffers.h"
+#include "core/component_names.h"
 #include "core/registry.h"
 #include "imb/driver/bench.h"
 #include "imb/driver/driver.h"
@@ -337,19 +338,19 @@ static int n_targets(int np) { return np > 1 ? np - 1 : 1; }
 
 /* Single transfer, aggregate mode supported. */
 #define SINGLE(nm, ord, fn, flg, prep)                                                          \
-    {.component = "rma", .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER,                   \
+    {.component = EB_COMPONENT_RMA, .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER,        \
      .flags = MODES | (flg), .fixed_procs = 2, .nmsg = 1,                                       \
      .extents = eb_rma_no_extents, .prepare = prep, .kernel = fn##_kernel, .check = fn##_check, \
      .release = eb_rma_release, .measure = fn##_measure}
 /* Multiple transfer: one origin, N = np-1 targets, throughput times N. */
 #define MULTIPLE(nm, ord, fn, flg, prep)                                                        \
-    {.component = "rma", .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER, .flags = (flg),   \
+    {.component = EB_COMPONENT_RMA, .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER, .flags = (flg),   \
      .min_procs = 2, .nmsg = 1, .nmsg_of = n_targets, .extents = eb_rma_no_extents,             \
      .prepare = prep, .kernel = fn##_kernel, .check = fn##_check, .release = eb_rma_release,    \
      .measure = fn##_measure}
 /* Parallel transfer: bare t_min / t_max / t_avg. */
 #define PARALLEL(nm, ord, fn, prep)                                                             \
-    {.component = "rma", .name = nm, .order = ord, .cls = EB_COLLECTIVE, .min_procs = 2,        \
+    {.component = EB_COMPONENT_RMA, .name = nm, .order = ord, .cls = EB_COLLECTIVE, .min_procs = 2,        \
      .extents = eb_rma_no_extents, .prepare = prep, .kernel = fn##_kernel, .check = fn##_check, \
      .release = eb_rma_release, .measure = fn##_measure}
 
@@ -372,11 +373,11 @@ static const eb_bench rma_benches[] = {
     PARALLEL("Exchange_get", 210, exchange_get, eb_rma_prepare_exchange),
     SINGLE("Accumulate", 220, accumulate, EB_F_REDUCTION, eb_rma_prepare_float),
     SINGLE("Get_accumulate", 230, get_accumulate, EB_F_REDUCTION, eb_rma_prepare_float),
-    {.component = "rma", .name = "Fetch_and_op", .order = 240, .cls = EB_SINGLE_TRANSFER,
+    {.component = EB_COMPONENT_RMA, .name = "Fetch_and_op", .order = 240, .cls = EB_SINGLE_TRANSFER,
      .flags = MODES | EB_F_REDUCTION, .fixed_procs = 2, .nmsg = 1, .fixed_bytes = sizeof(float),
      .extents = eb_rma_no_extents, .prepare = eb_rma_prepare_float, .kernel = fetch_and_op_kernel,
      .check = fetch_and_op_check, .release = eb_rma_release, .measure = fetch_and_op_measure},
-    {.component = "rma", .name = "Compare_and_swap", .order = 250, .cls = EB_SINGLE_TRANSFER,
+    {.component = EB_COMPONENT_RMA, .name = "Compare_and_swap", .order = 250, .cls = EB_SINGLE_TRANSFER,
      .flags = MODES, .fixed_procs = 2, .nmsg = 1, .fixed_bytes = sizeof(int),
      .list_comment = "Uses MPI_INT data type", .extents = eb_rma_no_extents,
      .prepare = eb_rma_prepare_cas,
@@ -385,7 +386,7 @@ static const eb_bench rma_benches[] = {
 };
 
 static const eb_imb_family rma_family = {
-    .component = "rma",
+    .component = EB_COMPONENT_RMA,
     .program = "IMB-RMA",
     .part = "MPI-RMA part",
     .text2021 = {.cmd_space = 1, .close_space = 1},

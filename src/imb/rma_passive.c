@@ -2,6 +2,7 @@
  * target computes outside MPI (passive-target progress)?  The guide's two
  * cases, t_pure (target in MPI_Barrier) and t_ovrl (target computing
  * first), the verdict per row, and a summary after the table. */
+#include "core/component_names.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
 #include "imb/driver/bench.h"
@@ -109,7 +110,7 @@ static void passive_note(const eb_row *rows, int nrows)
     if (eb_jsonl_active()) {
         eb_json j;
         eb_jsonl_begin(&j, "summary");
-        eb_json_str(&j, "component", "rma");
+        eb_json_str(&j, "component", EB_COMPONENT_RMA);
         eb_json_str(&j, "benchmark", "Truly_passive_put");
         eb_json_int(&j, "procs", rows[0].procs);
         eb_json_bool(&j, "passive_progress", passive);
@@ -135,7 +136,7 @@ static const eb_column passive_columns[] = {
     {0, NULL}};
 
 static const eb_bench passive_bench =
-    {.component = "rma", .name = "Truly_passive_put", .order = 260, .cls = EB_SINGLE_TRANSFER,
+    {.component = EB_COMPONENT_RMA, .name = "Truly_passive_put", .order = 260, .cls = EB_SINGLE_TRANSFER,
      .fixed_procs = 2,
      .list_comment = "The benchmark measures execution time of MPI_Put for 2 cases:\n"
                      "1) The target is waiting in MPI_Barrier call (t_pure value)\n"

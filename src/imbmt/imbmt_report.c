@@ -1,5 +1,6 @@
 /* IMB-MT's text (MT_benchmark.h's out_field: 13 characters a field, cut
  * where longer) and effbench's JSON record of a row. */
+#include "core/component_names.h"
 #include "imbmt/imbmt.h"
 #include "core/json.h"
 #include "core/report/jsonl_writer.h"
@@ -97,7 +98,7 @@ void mt_json_row(const mt_run *r, const mt_row *row)
     unsigned f = r->b->flags;
     eb_json j;
     eb_jsonl_begin(&j, "result");
-    eb_json_str(&j, "component", "mt");
+    eb_json_str(&j, "component", EB_COMPONENT_MT);
     eb_json_str(&j, "benchmark", r->b->name);
     eb_json_str(&j, "methodology", MT_METHODOLOGY);
     eb_json_null(&j, "group");

@@ -2,6 +2,7 @@
  * (core/component_run.h): options, the JSON file, then for each benchmark
  * and count one row measured by every thread of every process, reduced as
  * IMB-MT does (MT_benchmark.h's run). */
+#include "core/component_names.h"
 #include "imbmt/imbmt.h"
 #include "core/component_run.h"
 #include "core/error.h"
@@ -242,7 +243,7 @@ static int mt_measure(void *state, eb_run *run, char *msg, size_t msglen)
 }
 
 static const eb_component_steps mt_steps = {
-    .component = "mt",
+    .component = EB_COMPONENT_MT,
     .options = mt_options_step,
     .plan = mt_plan,
     .record = mt_record,
@@ -264,7 +265,7 @@ static void mt_list_json(const eb_component *self, eb_json *benchmarks)
     for (int i = 0; i < mt_bench_count(); i++) {
         const mt_bench *b = mt_bench_at(i);
         int coll = (b->flags & MT_COLLECTIVE) != 0;
-        eb_listing_entry e = {.component = "mt", .name = b->name, .program = "IMB-MT",
+        eb_listing_entry e = {.component = EB_COMPONENT_MT, .name = b->name, .program = "IMB-MT",
                               .cls = coll ? "collective" : "pt2pt",
                               .is_default = i < mt_bench_default_count(),
                               .checked = !(b->flags & MT_SEND_0),
@@ -281,7 +282,7 @@ static void mt_list_json(const eb_component *self, eb_json *benchmarks)
 }
 
 static const eb_component mt_component = {
-    .name = "mt",
+    .name = EB_COMPONENT_MT,
     .aliases = {"IMB-MT"},
     .summary = "IMB-MT of IMB 2021.11: the benchmarks on every thread at once",
     .order = 35,

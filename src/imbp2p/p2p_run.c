@@ -1,9 +1,10 @@
-/* The IMB-P2P component: argv[0] "IMB-P2P" or `effbench imb-p2p ...`.  The
+/* The IMB-P2P component: argv[0] "IMB-P2P" or `effbench p2p ...`.  The
  * run skeleton (core/component_run.h) does the JSON file and the end record;
  * this file runs IMB-P2P's loop: for each benchmark and length, a pause, a
  * barrier, the warm-up, a barrier, the timed loop, (-check) one checked
  * step, a pause, a barrier, and one row from every rank's loop time and
  * message count. */
+#include "core/component_names.h"
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/guard.h"
@@ -152,7 +153,7 @@ static void json_row(const p2p_bench *b, const p2p_ctx *c, const p2p_row *r)
     eb_json j;
     eb_jsonl_begin(&j, "result");
     /* the core fields in the order of every result record, then IMB-P2P's */
-    eb_json_str(&j, "component", "imb-p2p");
+    eb_json_str(&j, "component", EB_COMPONENT_P2P);
     eb_json_str(&j, "benchmark", b->name);
     eb_json_null(&j, "group");
     eb_json_null(&j, "mode");
@@ -290,7 +291,7 @@ static int p2p_measure(void *state, eb_run *run, char *msg, size_t msglen)
 static void p2p_release(void *state) { p2p_options_free(&((p2p_state *)state)->o); }
 
 static const eb_component_steps p2p_steps = {
-    .component = "imb-p2p",
+    .component = EB_COMPONENT_P2P,
     .options = p2p_options_step,
     .plan = p2p_plan,
     .record = p2p_record,
@@ -313,8 +314,8 @@ static void p2p_list_json(const eb_component *self, eb_json *benchmarks)
     (void)self;
     for (int i = 0; i < p2p_bench_count(); i++) {
         const p2p_bench *b = p2p_bench_at(i);
-        eb_listing_entry e = {.component = "imb-p2p", .name = b->name, .program = P2P_PROGRAM,
-                              .cls = "parallel_transfer",
+        eb_listing_entry e = {.component = EB_COMPONENT_P2P, .name = b->name,
+                              .program = P2P_PROGRAM, .cls = "parallel_transfer",
                               .is_default = i < p2p_bench_default_count(), .checked = 1,
                               .min_procs = b->ndims ? (b->ndims == 2 ? 4 : 8) : 2};
         eb_listing_open_entry(benchmarks, &e);
@@ -326,7 +327,7 @@ static void p2p_list_json(const eb_component *self, eb_json *benchmarks)
 }
 
 static const eb_component p2p_component = {
-    .name = "imb-p2p",
+    .name = EB_COMPONENT_P2P,
     .aliases = {P2P_PROGRAM},
     .summary = "IMB-P2P (IMB 2021.11): ping-pong, random pairs and rings, stencils, all ranks at once",
     .order = 75,

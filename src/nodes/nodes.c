@@ -4,6 +4,7 @@
  * same time, so N nodes need N-1 rounds (N for odd N).  Rank 0 prints the
  * matrices, writes them as JSON records, and flags slow nodes and links by
  * the robust rule of node_matrix.h (docs/cluster.md). */
+#include "core/component_names.h"
 #include "nodes/node_matrix.h"
 #include "nodes/nodes_report.h"
 
@@ -205,7 +206,7 @@ static int nodes_main(const eb_component *self, int argc, char **argv)
     eb_sysinfo_collect(&si, provided);
     eb_jsonl_open(o.json_path);
     eb_json j;
-    eb_jsonl_run_begin(&j, "nodes", &si, 0);
+    eb_jsonl_run_begin(&j, EB_COMPONENT_NODES, &si, 0);
     nodes_options_json(&j, &o, map->nnodes);
     if (rank == 0)
         eb_jsonl_emit(&j);
@@ -233,7 +234,7 @@ static int nodes_main(const eb_component *self, int argc, char **argv)
 }
 
 static const eb_component nodes_component = {
-    .name = "nodes",
+    .name = EB_COMPONENT_NODES,
     .summary = "node-pair matrix: latency and bandwidth of every pair of nodes, slow ones flagged",
     .order = 80,
     .main = nodes_main,

@@ -1,5 +1,6 @@
 #include "nodes/nodes_report.h"
 
+#include "core/component_names.h"
 #include "core/guard.h"
 #include "core/error.h"
 #include "core/report/jsonl.h"
@@ -42,7 +43,7 @@ static void result_records(const nodes_options *o, const eb_nodemap *map, const 
         const nodes_stat *t = &x->stat[s];
         eb_json j;
         eb_jsonl_begin(&j, "result");
-        eb_json_str(&j, "component", "nodes");
+        eb_json_str(&j, "component", EB_COMPONENT_NODES);
         eb_json_str(&j, "benchmark", "NodePair");
         eb_json_null(&j, "group");
         eb_json_null(&j, "mode");
@@ -145,7 +146,7 @@ static void summary_json(int n, double *const m[NMETRIC], const flags *f, const 
 {
     eb_json j;
     eb_jsonl_begin(&j, "summary");
-    eb_json_str(&j, "component", "nodes");
+    eb_json_str(&j, "component", EB_COMPONENT_NODES);
     eb_json_array(&j, "nodes");
     for (int i = 0; i < n; i++)
         eb_json_str(&j, NULL, map->name[i]);

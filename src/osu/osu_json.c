@@ -1,5 +1,6 @@
 #include "osu/osu_json.h"
 
+#include "core/component_names.h"
 #include "core/guard.h"
 #include "core/report/jsonl.h"
 #include "osu/osu_options.h"
@@ -83,7 +84,7 @@ static void result_record(const osu_ctx *c, const osu_row *row, int w)
     const osu_prog *p = c->prog;
     eb_json j;
     eb_jsonl_begin(&j, "result");
-    eb_json_str(&j, "component", "osu");
+    eb_json_str(&j, "component", EB_COMPONENT_OSU);
     eb_json_str(&j, "benchmark", p->name);
     eb_json_str(&j, "methodology", OSU_METHODOLOGY);
     eb_json_null(&j, "group");

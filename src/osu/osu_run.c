@@ -4,6 +4,7 @@
  * OSU's loop: for each -T datatype, for each size from min to max doubling,
  * the program's measure, an optional checked pass, one row to the text and
  * the JSON reporters. */
+#include "core/component_names.h"
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/guard.h"
@@ -384,7 +385,7 @@ static void osu_release(void *state)
 }
 
 static const eb_component_steps osu_steps = {
-    .component = "osu",
+    .component = EB_COMPONENT_OSU,
     .options = osu_options_step,
     .plan = osu_plan,
     .record = osu_record,
@@ -398,7 +399,7 @@ static int osu_main(const eb_component *self, int argc, char **argv)
     (void)self;
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];
-    if (!strcmp(prog, "osu")) { /* effbench osu PROGRAM ... */
+    if (!strcmp(prog, EB_COMPONENT_OSU)) { /* effbench osu PROGRAM ... */
         if (argc < 2 || !osu_find(argv[1])) {
             char msg[256];
             snprintf(msg, sizeof msg, "osu: %s%s (effbench --list-json lists the programs)",
@@ -420,7 +421,7 @@ static int osu_thread_level(int argc, char **argv)
 {
     const char *prog = strrchr(argv[0], '/');
     prog = prog ? prog + 1 : argv[0];
-    const osu_prog *p = osu_find(!strcmp(prog, "osu") && argc > 1 ? argv[1] : prog);
+    const osu_prog *p = osu_find(!strcmp(prog, EB_COMPONENT_OSU) && argc > 1 ? argv[1] : prog);
     return p && p->threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
 }
 
@@ -433,7 +434,7 @@ static void osu_list_json(const eb_component *self, eb_json *benchmarks)
     (void)self;
     for (int i = 0; i < osu_prog_count(); i++) {
         const osu_prog *p = osu_prog_at(i);
-        eb_listing_entry e = {.component = "osu", .name = p->name, .program = p->name,
+        eb_listing_entry e = {.component = EB_COMPONENT_OSU, .name = p->name, .program = p->name,
                               .cls = bench_names[p->bench], .is_default = 1,
                               .checked = p->check != NULL, .reduction = p->reduction,
                               .min_procs = p->min_procs, .fixed_procs = p->exact_procs};
@@ -456,7 +457,7 @@ static void osu_list_json(const eb_component *self, eb_json *benchmarks)
 }
 
 static const eb_component osu_component = {
-    .name = "osu",
+    .name = EB_COMPONENT_OSU,
     .summary = "the OSU Micro-Benchmarks 7.4 programs (osu_latency, osu_bw, osu_allreduce, ...)",
     .order = 70,
     .main = osu_main,

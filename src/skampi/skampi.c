@@ -4,6 +4,7 @@
  * This file is the command line and the steps of the run skeleton
  * (core/component_run.h) around the suites: the order and the output file
  * of a rerun are skampi/rerun.c's, one suite is skampi/suite_run.c's. */
+#include "core/component_names.h"
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -302,7 +303,7 @@ static void sk_release(void *state)
 }
 
 static const eb_component_steps skampi_steps = {
-    .component = "skampi",
+    .component = EB_COMPONENT_SKAMPI,
     .resume_unchecked = 1,
     .options = sk_options_step,
     .prepare = sk_prepare,
@@ -321,7 +322,7 @@ static int skampi_main(const eb_component *self, int argc, char **argv)
 }
 
 static const eb_component skampi_component = {
-    .name = "skampi",
+    .name = EB_COMPONENT_SKAMPI,
     .aliases = {NULL, NULL, NULL},
     .summary = "SKaMPI: measurement suites from a .skampi configuration file, to a requested accuracy",
     .order = 40,

@@ -2,6 +2,7 @@
  * rows in the output file and their JSON records. */
 #include "skampi/suite_run.h"
 
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/nodemap.h"
@@ -82,7 +83,7 @@ static void emit_record(const suite_run *sr, const sk_point_result *r, int refin
     const sk_instance *in = sr->sc->in;
     eb_json j;
     eb_jsonl_begin(&j, "result");
-    eb_json_str(&j, "component", "skampi");
+    eb_json_str(&j, "component", EB_COMPONENT_SKAMPI);
     eb_json_str(&j, "benchmark", s->name);
     eb_json_null(&j, "group");
     eb_json_null(&j, "mode");

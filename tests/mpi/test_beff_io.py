@@ -247,7 +247,7 @@ def test_beff_io_removes_files_rewrite0_mem_total(tmp_path):
     d = tmp_path / "io"
     d.mkdir()
     js = tmp_path / "bio.jsonl"
-    r = run(2, "effbench", "beff-io", "-T", 2, "--partitions", "2", "--mem-per-proc", 64,
+    r = run(2, "effbench", "beff_io", "-T", 2, "--partitions", "2", "--mem-per-proc", 64,
             "--mem-total", 1000, "--path", d, "--rewrite-type0-only", "--json", js, timeout=120)
     check_run(r, js, 2, [2], 2, rewrite0=True)
     check_total_memory(r, js, 1000, True)
@@ -255,6 +255,32 @@ def test_beff_io_removes_files_rewrite0_mem_total(tmp_path):
     assert "   2 PEs      total-rewrite" in r.stdout
     row = [line for line in r.stdout.splitlines() if "total-rewrite" in line][0]
     assert row.split()[-4:] == ["-", "-", "-", "-"]
+
+
+def test_old_word_beff_io_runs_the_same(tmp_path):
+    """`effbench beff-io`, the word before the naming rule (docs/architecture.md), runs
+    beff_io: the same help, and a run whose records and options are the new word's."""
+    old, new = run(1, "effbench", "beff-io", "--help"), run(1, "effbench", "beff_io", "--help")
+    assert old.returncode == new.returncode == 0 and old.stdout == new.stdout
+    assert "effbench beff_io [options]" in new.stdout
+    recs = {}
+    for word in ("beff-io", "beff_io"):
+        d = tmp_path / word
+        d.mkdir()
+        js = tmp_path / f"{word}.jsonl"
+        r = run(1, "effbench", word, "-T", 1, "--mem-per-proc", 64, "--path", d, "--json", js,
+                timeout=60)
+        assert r.returncode == 0, r
+        recs[word] = read_jsonl(js)
+    for word, rs in recs.items():
+        assert {x["component"] for x in rs if "component" in x} == {"beff_io"}
+        assert rs[0]["command_line"][1] == word
+    assert recs["beff-io"][0]["options"] == {**recs["beff_io"][0]["options"],
+                                            "path": str(tmp_path / "beff-io")} != {}
+    rows = {w: [(x["type"], x.get("level"), x.get("access"), x.get("pattern_type"),
+                 x.get("pattern")) for x in rs]
+            for w, rs in recs.items()}
+    assert rows["beff-io"] == rows["beff_io"] and len(rows["beff_io"]) > 100
 
 
 def test_beff_io_alias_hints_and_cache_warning(tmp_path):
@@ -361,7 +387,7 @@ def test_beff_io_error_mid_run_removes_files(tmp_path):
     (["--partitions", "1,3"], "--partitions 1,3: 3 is not between 1 and 2 processes"),
     (["--partitions", "2,x"], "--partitions 2,x: expected `auto` or a comma list of process counts"),
     (["-T", "0"], "-T: the scheduled time must be positive"),
-    (["--frobnicate"], "unknown option '--frobnicate' (see `effbench beff-io --help`)"),
+    (["--frobnicate"], "unknown option '--frobnicate' (see `effbench beff_io --help`)"),
     (["--resume", "x.jsonl", "--json", "y.jsonl"], "--json and --resume name one file, once"),
     (["--resume", "/nonexistent/x.jsonl"],
      "--resume /nonexistent/x.jsonl: cannot read: No such file or directory"),

@@ -20,7 +20,7 @@ PAGE_FILES = ["ssend_pingpong.c", "osu_ssend_latency.c", "ssend_p2p.c", "ssend_p
 # (component, name, program) of each example's benchmark in the listing
 ADDED = [("mpi1", "Ssend_PingPong", "IMB-MPI1"),
          ("osu", "osu_ssend_latency", "osu_ssend_latency"),
-         ("imb-p2p", "SsendPingPong", "IMB-P2P"),
+         ("p2p", "SsendPingPong", "IMB-P2P"),
          ("mt", "SsendPingPongMT", "IMB-MT")]
 
 needs_example = pytest.mark.skipif(not (BUILD / "effbench-example").exists(),
@@ -119,7 +119,7 @@ def test_p2p_example_runs_checked(tmp_path):
     figures from the message count and loop times as PingPong's; 3 processes: invalid."""
     for np in (2, 4):
         js = tmp_path / f"p2p{np}.jsonl"
-        r = run(np, "effbench-example", "imb-p2p", "SsendPingPong", "-check", "-msglog", "0:3",
+        r = run(np, "effbench-example", "p2p", "SsendPingPong", "-check", "-msglog", "0:3",
                 "-iter", "20", "-pause", "0", "--json", js)
         assert r.returncode == 0, r
         assert ("# Benchmarking SsendPingPong\n" in r.stdout and "       #bytes #repetitions"
@@ -133,7 +133,7 @@ def test_p2p_example_runs_checked(tmp_path):
             assert math.isclose(x["t_avg_us"], 1e6 * x["time_sum_s"] / (2 * m), rel_tol=1e-9)
             assert math.isclose(x["mb_per_s"], m * x["bytes"] / (1e6 * x["time_max_s"]),
                                 rel_tol=1e-9)
-    r = run(3, "effbench-example", "imb-p2p", "SsendPingPong", "-msglog", "0:1", "-iter", "5",
+    r = run(3, "effbench-example", "p2p", "SsendPingPong", "-msglog", "0:1", "-iter", "5",
             "-pause", "0")
     assert r.returncode == 0, r
     assert "# !! Benchmark SsendPingPong is invalid for 3 processes !!" in r.stdout

@@ -60,7 +60,7 @@ def check_figures(r, recs):
     """Each record's figures from its bytes, message count and loop times, as IMB-P2P derives
     them; the text rounds them; the stencils' grids are IMB's."""
     res = [x for x in recs if x["type"] == "result"]
-    assert recs[0]["component"] == "imb-p2p" and recs[-1]["status"] == "ok"
+    assert recs[0]["component"] == "p2p" and recs[-1]["status"] == "ok"
     assert recs[0]["options"]["methodology"] == "imb-p2p-2021.11"
     rows = rows_of(r.stdout)
     assert len(rows) == len(res) > 0
@@ -131,11 +131,37 @@ def test_iter_rule_and_lengths_in_order(tmp_path):
 
 
 def test_effbench_word_runs_the_same():
+    """IMB-P2P's program name, its component's word, and the word before the naming rule
+    (`imb-p2p`, docs/architecture.md) run the same."""
     a = run(1, "IMB-P2P", "-list")
-    b = run(1, "effbench", "imb-p2p", "-list")
-    assert a.returncode == b.returncode == 0 and a.stdout == b.stdout
+    b = run(1, "effbench", "p2p", "-list")
+    c = run(1, "effbench", "imb-p2p", "-list")
+    assert a.returncode == b.returncode == c.returncode == 0
+    assert a.stdout == b.stdout == c.stdout
     assert [ln[2:] for ln in a.stdout.splitlines()[5:-1]] == \
         [x["name"] for x in listed("IMB-P2P")]
+
+
+def test_old_word_writes_the_new_name(tmp_path):
+    """`effbench imb-p2p ...` measures what `effbench p2p ...` does, and its records name the
+    component p2p; --help names it p2p too."""
+    args = ["PingPong", "Stencil2D", "-msglog", "0:2", "-iter", "10", "-pause", "0"]
+    recs = {}
+    for word in ("imb-p2p", "p2p"):
+        js = tmp_path / f"{word}.jsonl"
+        r = run(4, "effbench", word, *args, "--json", js, timeout=120)
+        assert r.returncode == 0, r
+        recs[word] = read_jsonl(js)
+        assert {x["component"] for x in recs[word] if "component" in x} == {"p2p"}
+        assert recs[word][0]["command_line"][1:] == [word, *args, "--json", str(js)]
+    old, new = recs["imb-p2p"], recs["p2p"]
+    assert old[0]["options"] == new[0]["options"]
+    key = ("type", "benchmark", "procs", "bytes", "repetitions", "messages", "grid")
+    assert [[x.get(k) for k in key] for x in old] == [[x.get(k) for k in key] for x in new]
+    assert len(old) == 2 + 2 * 3  # run, 3 lengths of each benchmark, end
+    h = run(1, "effbench", "--help")
+    assert re.search(r"^  p2p +\(IMB-P2P\) IMB-P2P", h.stdout, re.M), h.stdout
+    assert "imb-p2p" not in h.stdout
 
 
 def test_resume_measures_the_rows_the_file_lacks(tmp_path):

@@ -34,13 +34,13 @@ def test_every_row_with_its_values(name):
     want = table_rows(text)
     assert len(parsed.results) == len(want) > 0
     for rec, (bench, procs, v) in zip(parsed.results, want):
-        assert (rec["component"], rec["benchmark"], rec["procs"]) == ("imb-p2p", bench, procs)
+        assert (rec["component"], rec["benchmark"], rec["procs"]) == ("p2p", bench, procs)
         assert [rec["bytes"], rec["repetitions"], rec["t_avg_us"], rec["mb_per_s"],
                 rec["messages_per_s"]] == v
         assert rec["methodology"] == "imb-p2p-2021.11" and rec["mbytes_per_s"] is None
         assert rec["defects"] is None and rec["checked"] is False
     run = parsed.run
-    assert run["component"] == "imb-p2p" and run["tool"] == "IMB" and run["version"] == "2021.11"
+    assert run["component"] == "p2p" and run["tool"] == "IMB" and run["version"] == "2021.11"
     assert run["methodology"] == "imb-p2p-2021.11"
     assert run["procs"] == max(p for _, p, _ in want)
     assert run["command_line"][1:] == json.loads((P2P / "index.json").read_text())[

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..component_names import P2P
 from ..records import FormatError, ParsedRun, ctime_to_iso, new_end, new_result, new_run
 from .logtext import is_number, read_log
 
-COMPONENT = "imb-p2p"
+COMPONENT = P2P
 BANNER = re.compile(r"Intel\(R\) MPI Benchmarks (?P<version>\S+), IMB-P2P part")
 HEADER_FIELD = re.compile(r"^# (Date|Machine|System|Release|Version|MPI Version|"
                           r"MPI Thread Environment)\s*:\s?(.*)$")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..component_names import normalise_record
 from ..records import (COMPONENTS, RESULT_OPTIONAL, SCHEMA, FormatError, ParsedRun, is_int,
                        is_number, loads_strict)
 
@@ -120,6 +121,7 @@ def parse_jsonl_text(text: str, path: str | Path = "<input>") -> ParsedRun:
             raise FormatError(path, lineno, f"not JSON: {exc}") from None
         if not isinstance(rec, dict):
             raise FormatError(path, lineno, "a record must be a JSON object")
+        normalise_record(rec)  # an old spelling ("imb-p2p") is read, and stored, as the name now
         rtype = rec.get("type")
         if rtype not in RECORD_TYPES:
             raise FormatError(path, lineno, f"unknown record type {rtype!r}")

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
-COMPONENT = "osu"
+from ..component_names import OSU
+
+COMPONENT = OSU
 # A record without "methodology" is its component's classic one (records.DEFAULT_METHODOLOGY);
 # OSU text says its version in the title: "osu-" + version.
 METHODOLOGY_PREFIX = "osu-"

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
+from ..component_names import normalise_record
 from ..records import RESULT_CORE, SCHEMA, ParsedRun
 from .limits import check_store_limits
 from .models import Benchmark, Event, Machine, Measurement, MpiLibrary, Run, Summary
@@ -106,6 +107,8 @@ class Store:
         from; default: its source) and the line. UPLOAD may set the web upload's columns of
         the run: uploader_id, network, notes."""
         check_store_limits(parsed, path if path is not None else parsed.source)
+        for rec in parsed.records():  # a run parsed elsewhere may spell a component the old way
+            normalise_record(rec)
         digest = parsed.content_hash()
         for attempt in (1, 2):
             try:

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/own_coll.h"
+#include "core/registry.h"
 #include "core/report/jsonl_reader.h"
 #include "core/report/jsonl_writer.h"
 
@@ -72,7 +73,7 @@ void eb_jsonl_resume_read(eb_resume *rs, const char *path, const char *component
                     if (strcmp(type, "run") != 0 || !whole)
                         snprintf(err, sizeof err, "--resume %s:1: not an effbench JSON Lines file "
                                  "(no run record)", path);
-                    else if (strcmp(comp, component) != 0)
+                    else if (strcmp(eb_component_current_name(comp), component) != 0)
                         snprintf(err, sizeof err, "--resume %s:1: the file is a '%s' run, not '%s'",
                                  path, comp, component);
                     else

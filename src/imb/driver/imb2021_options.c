@@ -1,5 +1,6 @@
 #include "imb/driver/imb2021_options.h"
 
+#include "core/component_names.h"
 #include "core/error.h"
 #include "core/text.h"
 
@@ -15,7 +16,9 @@
 enum { C_MPI1 = 1, C_NBC = 2, C_RMA = 4, C_EXT = 8, C_IO = 16, C_MPI4 = 32, C_ALL = 63 };
 enum { N_PROGRAMS = 6 };
 
-static const char *const component_names[N_PROGRAMS] = {"mpi1", "nbc", "rma", "ext", "io", "mpi4"};
+static const char *const component_names[N_PROGRAMS] = {
+    EB_COMPONENT_MPI1, EB_COMPONENT_NBC, EB_COMPONENT_RMA,
+    EB_COMPONENT_EXT,  EB_COMPONENT_IO,  EB_COMPONENT_MPI4};
 static const char *const program_names[N_PROGRAMS] = {"IMB-MPI1", "IMB-NBC", "IMB-RMA",
                                                       "IMB-EXT",  "IMB-IO",  "IMB-MPI4"};
 
