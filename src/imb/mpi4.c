@@ -70,7 +70,8 @@ static long persist_check(eb_ctx *c, long i)
     return eb_coll_check(c, 0);
 }
 
-#define MPI4_COMMON(nm, ord) .component = EB_COMPONENT_MPI4, .name = nm, .order = ord, .kernel = persist_kernel
+#define MPI4_COMMON(nm, ord) \
+    .component = EB_COMPONENT_MPI4, .name = nm, .order = ord, .kernel = persist_kernel
 
 #define OVERLAP(nm, ord, k)                                                              \
     {.b = {MPI4_COMMON(nm, ord), .columns = eb_nbc_overlap_columns,                      \

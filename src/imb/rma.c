@@ -344,15 +344,16 @@ static int n_targets(int np) { return np > 1 ? np - 1 : 1; }
      .release = eb_rma_release, .measure = fn##_measure}
 /* Multiple transfer: one origin, N = np-1 targets, throughput times N. */
 #define MULTIPLE(nm, ord, fn, flg, prep)                                                        \
-    {.component = EB_COMPONENT_RMA, .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER, .flags = (flg),   \
-     .min_procs = 2, .nmsg = 1, .nmsg_of = n_targets, .extents = eb_rma_no_extents,             \
+    {.component = EB_COMPONENT_RMA, .name = nm, .order = ord, .cls = EB_SINGLE_TRANSFER,        \
+     .flags = (flg), .min_procs = 2, .nmsg = 1, .nmsg_of = n_targets,                           \
+     .extents = eb_rma_no_extents,                                                              \
      .prepare = prep, .kernel = fn##_kernel, .check = fn##_check, .release = eb_rma_release,    \
      .measure = fn##_measure}
 /* Parallel transfer: bare t_min / t_max / t_avg. */
 #define PARALLEL(nm, ord, fn, prep)                                                             \
-    {.component = EB_COMPONENT_RMA, .name = nm, .order = ord, .cls = EB_COLLECTIVE, .min_procs = 2,        \
-     .extents = eb_rma_no_extents, .prepare = prep, .kernel = fn##_kernel, .check = fn##_check, \
-     .release = eb_rma_release, .measure = fn##_measure}
+    {.component = EB_COMPONENT_RMA, .name = nm, .order = ord, .cls = EB_COLLECTIVE,             \
+     .min_procs = 2, .extents = eb_rma_no_extents, .prepare = prep, .kernel = fn##_kernel,      \
+     .check = fn##_check, .release = eb_rma_release, .measure = fn##_measure}
 
 static const eb_bench rma_benches[] = {
     SINGLE("Unidir_put", 100, unidir_put, 0, eb_rma_prepare_single),
@@ -377,8 +378,8 @@ static const eb_bench rma_benches[] = {
      .flags = MODES | EB_F_REDUCTION, .fixed_procs = 2, .nmsg = 1, .fixed_bytes = sizeof(float),
      .extents = eb_rma_no_extents, .prepare = eb_rma_prepare_float, .kernel = fetch_and_op_kernel,
      .check = fetch_and_op_check, .release = eb_rma_release, .measure = fetch_and_op_measure},
-    {.component = EB_COMPONENT_RMA, .name = "Compare_and_swap", .order = 250, .cls = EB_SINGLE_TRANSFER,
-     .flags = MODES, .fixed_procs = 2, .nmsg = 1, .fixed_bytes = sizeof(int),
+    {.component = EB_COMPONENT_RMA, .name = "Compare_and_swap", .order = 250,
+     .cls = EB_SINGLE_TRANSFER, .flags = MODES, .fixed_procs = 2, .nmsg = 1, .fixed_bytes = sizeof(int),
      .list_comment = "Uses MPI_INT data type", .extents = eb_rma_no_extents,
      .prepare = eb_rma_prepare_cas,
      .kernel = compare_and_swap_kernel, .check = compare_and_swap_check, .release = eb_rma_release,
