@@ -50,8 +50,13 @@ def simulate(tmp_path, platform, np, *args, placement=None, reps=None, timeout=2
     if reps:
         cmd += ["--reps", str(reps)]
     cmd += ["--", *map(str, args)]
-    p = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True)
+    return launch(cmd, tmp_path, timeout)
+
+
+def launch(cmd, cwd, timeout, env=None):
+    """(status, stdout, stderr) of cmd in its own process group, which ends on a hang."""
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True, env=env)
     try:
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -402,15 +407,8 @@ def results_simulate(tmp_path, platform, np, prog, *args, timeout=120):
     cmd = [sys.executable, "-m", "effbench.cli", "simulate", "--db", db, "--json", str(jsonl),
            "--platform", platform, "-np", str(np), prog, *map(str, args)]
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
-    p = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, start_new_session=True, env=env)
-    try:
-        out, err = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        pytest.fail(f"simulation hangs: {' '.join(cmd)}\n{out[-2000:]}\n{err[-2000:]}")
-    assert p.returncode == 0, (prog, err[-3000:])
+    rc, out, err = launch(cmd, tmp_path, timeout, env)
+    assert rc == 0, (prog, err[-3000:])
     assert f"stored as run" in err and "simulated: " in err, err
     with Store(db) as store:
         (run,) = [r for r in store.list_runs() if r["source"] == str(jsonl)]
