@@ -22,7 +22,9 @@ def test_text_is_osu_format_and_rows_are_sizes(tmp_path):
     lines = r.stdout.splitlines()
     assert lines[:6] == ["# Number of Sender threads: 1 ", "# Number of Receiver threads: 2", "",
                          "# OSU MPI Multi-threaded Latency Test v7.4", "# Datatype: MPI_CHAR.",
-                         "%-10s%18s" % ("# Size", "Latency (us)")]
+                         # OSU 7.4's osu_latency_mt prints print_only_header's column, as
+                         # its real run shows (not print_header's "Latency (us)")
+                         "# Size       Avg Latency(us)"]
     rows = lines[6:]
     assert [int(ROW.match(x).group(1)) for x in rows] == [1, 2, 4, 8, 16, 32, 64]  # no size 0
     assert all(len(x) == 28 for x in rows), rows
@@ -41,7 +43,7 @@ def test_threads_and_check(tmp_path):
                "--json", js)
     assert r.returncode == 0, r
     assert "# Number of Sender threads: 3 \n# Number of Receiver threads: 3\n" in r.stdout
-    assert "%-10s%18s%18s" % ("# Size", "Latency (us)", "Validation") in r.stdout
+    assert "# Size       Avg Latency(us)        Validation\n" in r.stdout
     assert "# Datatype: MPI_INT." in r.stdout
     recs = [x for x in read_jsonl(js) if x["type"] == "result"]
     assert [x["bytes"] for x in recs] == [4, 8, 16]
