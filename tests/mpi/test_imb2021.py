@@ -256,3 +256,25 @@ def test_msg_pause_is_recorded(tmp_path):
     assert r.returncode == 0, r
     assert "# -msg_pause on: a pause after every length" in r.stdout
     assert options(read_jsonl(js))["msg_pause"] is True
+
+
+def test_one_put_all_completes_as_each_method_says(tmp_path):
+    """One_put_all / One_get_all: the guide's pattern (N*MPI_Put)/MPI_Win_flush_all completes
+    every repetition; IMB 2021.11's code (IMB_rma_put_all) flushes once after all of them,
+    which --imb-defaults 2021 follows.  Counted on rank 0, the only origin: 2 lengths x 20
+    repetitions (the 0-byte row's too)."""
+    counts = {}
+    for defaults in ("4.0", "2021"):
+        for bench in ("One_put_all", "One_get_all"):
+            _, c, recs = run_counted(tmp_path, f"{bench}{defaults}", "IMB-RMA", bench,
+                                     "-msglog", "2:3", "-iter", "20,off",
+                                     "--imb-defaults", defaults)
+            rows = [x for x in recs if x["type"] == "result" and x["bytes"] > 0]
+            assert [x["bytes"] for x in rows] == [4, 8] and all(x["repetitions"] == 20
+                                                               for x in rows), rows
+            counts[bench, defaults] = c.get("Win_flush_all", 0)
+    for bench in ("One_put_all", "One_get_all"):
+        # 0, 4 and 8 bytes: 20 flushes a length (at least: a probe may add one) against
+        # one a kernel call, the timed loop and IMB 2021's -warm_up run before it
+        assert counts[bench, "4.0"] >= 3 * 20, counts
+        assert counts[bench, "2021"] == 3 * 2, counts

@@ -3,6 +3,7 @@
  * "key count" lines to $EFFBENCH_CALLS_FILE at MPI_Finalize.  Load it with
  * LD_PRELOAD.  Keys:
  *   Barrier                       MPI_Barrier calls
+ *   Win_flush_all                 MPI_Win_flush_all calls
  *   Sendrecv0                     zero-count MPI_Sendrecv (IMB's own barrier)
  *   Allreduce:TYPE                MPI_Allreduce by datatype name
  *   Bcast:TYPE:rootR              MPI_Bcast by datatype and root
@@ -64,6 +65,13 @@ int MPI_Barrier(MPI_Comm comm)
     if (counting())
         count("Barrier");
     return PMPI_Barrier(comm);
+}
+
+int MPI_Win_flush_all(MPI_Win win)
+{
+    if (counting())
+        count("Win_flush_all");
+    return PMPI_Win_flush_all(win);
 }
 
 int MPI_Sendrecv(const void *sb, int sc, MPI_Datatype st, int dest, int stag, void *rb, int rc,
