@@ -17,6 +17,10 @@ def pytest_configure(config):
         "markers", "invalid_records: the test writes JSON Lines records that are wrong on "
         "purpose; the record validator leaves its files alone")
     config.addinivalue_line(
+        "markers", "matrix: a case of a long parametrized matrix beyond the first of its kind "
+        "(every OSU sample, every -w/-s, every checked benchmark under corruption): CI's "
+        "scripts/test-matrix runs these, the test command (scripts/test) the rest")
+    config.addinivalue_line(
         "markers", "asan: in the selection scripts/test runs again on the ASan + UBSan build "
         "(the checked runs of every component, b_eff, b_eff_io, SKaMPI suites, resume, -repeat, "
         "-sync window)")

@@ -216,6 +216,24 @@ def np_params(nps):
     return [pytest.param(n, marks=busy_mpich(n)) for n in nps]
 
 
+def matrix_beyond_first(params, key):
+    """parametrize values with every value after the first of its kind (key(value): the
+    program, say) marked `matrix`: the test command runs one case of each kind, CI's matrix
+    stage (scripts/test-matrix) the rest (docs/testing.md)."""
+    import pytest
+    from _pytest.mark import ParameterSet
+    seen, out = set(), []
+    for p in params:
+        values, marks, pid = (p.values, list(p.marks), p.id) if isinstance(p, ParameterSet) \
+            else ((p if isinstance(p, tuple) else (p,)), [], None)
+        k = key(*values)
+        if k in seen:
+            marks.append(pytest.mark.matrix)
+        seen.add(k)
+        out.append(pytest.param(*values, marks=marks, id=pid))
+    return out
+
+
 def library_samples(index, kind=None, exits=None):
     """parametrize values for the real samples of an index (the reference tools' output, one
     record per sample: file, mpi, np, exit) that this library made: of one group (the file's

@@ -23,7 +23,7 @@ tests/mpi/test_skampi_datatypes.py (test_corrupted_byte_found).
 """
 import pytest
 
-from effb import BUILD, listed, read_jsonl, run
+from effb import BUILD, listed, matrix_beyond_first, read_jsonl, run
 
 LIB = BUILD / "libeb_corrupt.so"
 IMB_ARGS = ["-msglog", "2:3", "-iter", "6,off", "-check", "-npmin", "2"]
@@ -89,7 +89,7 @@ def extra_args(program, tmp_path):
     return []
 
 
-@pytest.mark.parametrize("program,bench", CASES)
+@pytest.mark.parametrize("program,bench", matrix_beyond_first(CASES, lambda p, b: p))
 def test_one_flipped_byte_is_reported(tmp_path, program, bench):
     args = [bench, *IMB_ARGS, *extra_args(program, tmp_path)]
     flip_is_reported(tmp_path, program, args, lambda rows: len(rows) - 1)

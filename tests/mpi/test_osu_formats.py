@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from effb import MPI, SAMPLES, library_samples, listing, run
+from effb import MPI, SAMPLES, library_samples, listing, matrix_beyond_first, run
 from osu_helpers import mask_numbers
 
 OSU = SAMPLES / "osu"
@@ -66,7 +66,7 @@ def few_iterations(s):
     return ["-i", "10", "-x", "1", *s["args"]]
 
 
-@pytest.mark.parametrize("s", mine("run", exits={0}))
+@pytest.mark.parametrize("s", matrix_beyond_first(mine("run", exits={0}), lambda s: s["program"]))
 def test_same_text_as_osu(s):
     r = run(s["np"], s["program"], *few_iterations(s), timeout=240, cwd=OSU)
     if s["file"] in REFUSED_ON_PURPOSE:

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from effb import BUILD, MPI, env, mpiexec, read_jsonl, run
+from effb import BUILD, MPI, env, matrix_beyond_first, mpiexec, read_jsonl, run
 from osu_helpers import parse_osu
 from test_corruption import flip_is_reported
 
@@ -100,7 +100,8 @@ def test_defaults(tmp_path, program):
     assert end["type"] == "end" and end["rows"] == end["planned_rows"] == len(recs)
 
 
-@pytest.mark.parametrize("program,win,sync", combinations())
+@pytest.mark.parametrize("program,win,sync",
+                         matrix_beyond_first(combinations(), lambda p, w, s: p))
 def test_window_and_sync(tmp_path, program, win, sync):
     """Each -w / -s the program allows: runs, names them, and its checked
     pass finds the data where it belongs."""
