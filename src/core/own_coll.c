@@ -118,3 +118,13 @@ int eb_own_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
 }
 
 #endif
+
+void eb_dissemination_barrier(MPI_Comm comm, int tag)
+{
+    int size, rank, dummy = 0;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    for (int mask = 1; mask < size; mask <<= 1)
+        MPI_Sendrecv(&dummy, 0, MPI_BYTE, (rank + mask) % size, tag, &dummy, 0, MPI_BYTE,
+                     (rank - mask + size) % size, tag, comm, MPI_STATUS_IGNORE);
+}

@@ -25,4 +25,9 @@ int eb_own_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm com
 int eb_own_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                   int root, MPI_Comm comm);
 
+/* IMB's barrier, written once for the IMB programs that use it (IMB 2021's
+ * -imb_barrier, IMB-MT's -barrier special, IMB-P2P's): ceil(log2 P) rounds of
+ * zero-byte exchanges with the ranks 2^k ahead and behind, on `tag`. */
+void eb_dissemination_barrier(MPI_Comm comm, int tag);
+
 #endif

@@ -3,6 +3,7 @@
  * (IMB-MT's run_instance). */
 #include "imbmt/imbmt.h"
 #include "core/error.h"
+#include "core/own_coll.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -60,21 +61,10 @@ void mt_free_buffers(mt_run *r)
     free(r->block_b);
 }
 
-/* IMB-MT's special barrier: a dissemination of empty messages (tag 1010). */
-static void special_barrier(void)
-{
-    int size, rank, tmp = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (int mask = 1; mask < size; mask <<= 1)
-        MPI_Sendrecv(&tmp, 0, MPI_BYTE, (rank + mask) % size, 1010, &tmp, 0, MPI_BYTE,
-                     (rank - mask + size) % size, 1010, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
-
 static void world_barrier(mt_barrier b)
 {
     if (b == MT_BARR_SPECIAL)
-        special_barrier();
+        eb_dissemination_barrier(MPI_COMM_WORLD, 1010); /* IMB-MT's special barrier */
     else
         MPI_Barrier(MPI_COMM_WORLD);
 }

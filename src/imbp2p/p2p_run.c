@@ -8,6 +8,7 @@
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/own_coll.h"
 #include "core/listing.h"
 #include "core/registry.h"
 #include "core/text.h"
@@ -105,16 +106,6 @@ static void p2p_ready(void *state, eb_run *run)
         st->resumed_rows = run->rs.nrows;
 }
 
-/* IMB-P2P's barrier: a dissemination of zero-byte messages. */
-static void p2p_barrier(const p2p_ctx *c)
-{
-    for (int mask = 1; mask < c->nranks; mask <<= 1) {
-        int dst = (c->rank + mask) % c->nranks, src = (c->rank - mask + c->nranks) % c->nranks;
-        MPI_Sendrecv(NULL, 0, MPI_BYTE, dst, 1000, NULL, 0, MPI_BYTE, src, 1000, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE);
-    }
-}
-
 static void p2p_pause(const p2p_options *o)
 {
     if (o->pause_us <= 0)
@@ -206,10 +197,10 @@ static void one_length(p2p_state *st, const p2p_bench *b, size_t bytes)
     if (b->reset)
         b->reset(c);
     p2p_pause(o);
-    p2p_barrier(c);
+    eb_dissemination_barrier(MPI_COMM_WORLD, 1000); /* IMB-P2P's barrier */
     run_steps(b, c, row.warm_up * per);
     if (b->barrier_after_warm_up)
-        p2p_barrier(c);
+        eb_dissemination_barrier(MPI_COMM_WORLD, 1000); /* IMB-P2P's barrier */
     if (b->reset)
         b->reset(c);
     c->messages = 0;
@@ -224,7 +215,7 @@ static void one_length(p2p_state *st, const p2p_bench *b, size_t bytes)
         c->checking = 0;
     }
     p2p_pause(o);
-    p2p_barrier(c);
+    eb_dissemination_barrier(MPI_COMM_WORLD, 1000); /* IMB-P2P's barrier */
     gather_row(b, c, t, messages, &row);
     if (c->rank == 0) {
         p2p_text_row(stdout, &row, o->check);
@@ -279,7 +270,7 @@ static int p2p_measure(void *state, eb_run *run, char *msg, size_t msglen)
     }
     for (int k = 0; k < st->o.nbenchmarks; k++)
         one_benchmark(st, p2p_bench_at(st->o.benchmarks[k]));
-    p2p_barrier(c);
+    eb_dissemination_barrier(MPI_COMM_WORLD, 1000); /* IMB-P2P's barrier */
     if (c->rank == 0) {
         p2p_text_footer(stdout);
         fflush(stdout);

@@ -2,6 +2,7 @@
 
 #include "core/component_names.h"
 #include "core/error.h"
+#include "core/own_coll.h"
 #include "core/text.h"
 
 #include <errno.h>
@@ -289,23 +290,11 @@ int eb_imb_root(const eb_ctx *c, long i)
     return c->opt && c->opt->imb21.root_shift == 0 ? 0 : (int)(i % c->size);
 }
 
-/* IMB's barrier: ceil(log2 size) rounds of zero-byte exchanges with the
- * ranks 2^k ahead and behind. */
-static void dissemination_barrier(MPI_Comm comm)
-{
-    int size, rank, dummy = 0;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
-    for (int mask = 1; mask < size; mask <<= 1)
-        MPI_Sendrecv(&dummy, 0, MPI_BYTE, (rank + mask) % size, 1000, &dummy, 0, MPI_BYTE,
-                     (rank - mask + size) % size, 1000, comm, MPI_STATUS_IGNORE);
-}
-
 void eb_imb_barriers(const eb_imb_options *o, MPI_Comm comm, int n)
 {
     for (int k = 0; k < n; k++) {
         if (o && o->imb21.imb_barrier)
-            dissemination_barrier(comm);
+            eb_dissemination_barrier(comm, 1000); /* IMB's tag */
         else
             MPI_Barrier(comm);
     }
