@@ -21,9 +21,7 @@ static void banner(const eb_imb_options *o)
     printf("%s\n", bar);
 }
 
-/* IMB_general_info(): the system; the thread line stays empty (IMB 2021.11
- * prints the level only when built with USE_MPI_INIT_THREAD, which it is not) */
-static void general_info(const eb_sysinfo *s)
+void eb_imb_print_system_lines(const eb_sysinfo *s)
 {
     printf("# Date                  : %s\n", s->date);
     printf("# Machine               : %s\n", s->machine);
@@ -31,6 +29,13 @@ static void general_info(const eb_sysinfo *s)
     printf("# Release               : %s\n", s->release);
     printf("# Version               : %s\n", s->version);
     printf("# MPI Version           : %d.%d\n", s->mpi_major, s->mpi_minor);
+}
+
+/* IMB_general_info(): the system; the thread line stays empty (IMB 2021.11
+ * prints the level only when built with USE_MPI_INIT_THREAD, which it is not) */
+static void general_info(const eb_sysinfo *s)
+{
+    eb_imb_print_system_lines(s);
     printf("# MPI Thread Environment: \n");
 }
 

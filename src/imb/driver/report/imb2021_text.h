@@ -8,6 +8,8 @@
 #include "imb/driver/options.h"
 #include "imb/driver/report/reporter.h"
 
+/* IMB's system lines, both modes' headers: "# Date" to "# MPI Version". */
+void eb_imb_print_system_lines(const eb_sysinfo *s);
 /* The header of --imb-defaults 2021, up to "# List of Benchmarks to run:"
  * (report/imb2021_text.c). */
 void eb_imb2021_print_text_header(const eb_imb_options *o, const eb_sysinfo *s);

@@ -130,12 +130,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     const char *bar = "#----------------------------------------------------------------";
     printf("%s\n#    effbench %s (Intel(R) MPI Benchmarks 4.0 methodology), %s\n%s\n",
            bar, EFFBENCH_VERSION, o->family->part, bar);
-    printf("# Date                  : %s\n", s->date);
-    printf("# Machine               : %s\n", s->machine);
-    printf("# System                : %s\n", s->sysname);
-    printf("# Release               : %s\n", s->release);
-    printf("# Version               : %s\n", s->version);
-    printf("# MPI Version           : %d.%d\n", s->mpi_major, s->mpi_minor);
+    eb_imb_print_system_lines(s);
     printf("# MPI Thread Environment: %s\n", eb_thread_level_name(s->thread_provided));
     printf("# MPI Library           : %s\n", s->mpi_library);
     print_hosts();
