@@ -48,7 +48,7 @@ def test_json_file_on_a_full_disk(full_disk, tmp_path):
 def test_beff_protocol_on_a_full_disk(full_disk, tmp_path):
     prot, js = full_disk / "b.prot", tmp_path / "b.jsonl"
     r = run(2, "b_eff", "--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05",
-            "--protocol", prot, "--json", js, cwd=tmp_path, timeout=240)
+            "--repeat", "1", "--protocol", prot, "--json", js, cwd=tmp_path, timeout=240)
     assert r.returncode == 1, r
     msg = f"--protocol {prot}: cannot write: No space left on device"
     assert f"effbench: error: {msg}" in r.stderr.splitlines()
