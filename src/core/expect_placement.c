@@ -76,13 +76,21 @@ int eb_placement_verdict(const char *want, int n, const int *node_of, const char
 {
     msg[0] = '\0';
     int sockets_too = !strcmp(want, "same-socket") || !strcmp(want, "different-sockets");
-    if (!strcmp(want, "different-nodes")) {
-        for (int r = 1; r < n; r++)
-            for (int q = 0; q < r; q++)
-                if (node_of[q] == node_of[r])
-                    return refuse(msg, len, want, "are on one host", q, r, node_of, host,
+    if (!strcmp(want, "different-nodes")) { /* the first rank seen on each node: O(n) */
+        int nodes = 0;
+        for (int r = 0; r < n; r++)
+            nodes = node_of[r] >= nodes ? node_of[r] + 1 : nodes;
+        int *first = eb_malloc((size_t)(nodes > 0 ? nodes : 1) * sizeof *first);
+        for (int k = 0; k < nodes; k++)
+            first[k] = -1;
+        int q = -1, r = 0;
+        for (; r < n && q < 0; r++) {
+            q = first[node_of[r]];
+            first[node_of[r]] = q < 0 ? r : q;
+        }
+        free(first);
+        return q < 0 ? 0 : refuse(msg, len, want, "are on one host", q, r - 1, node_of, host,
                                   sockets);
-        return 0;
     }
     for (int r = 1; r < n; r++) /* same-node, and the socket checks, which are within a node */
         if (node_of[r] != node_of[0])

@@ -33,6 +33,13 @@ static void test_nodes(void)
                    "(rank 0: host n1, socket 0; rank 1: host n1, socket 1)");
     CHECK(verdict("different-nodes", 3, three, s, msg) == 1); /* ranks 1 and 2 share n2 */
     CHECK(strstr(msg, "ranks 1 and 2 are on one host") != NULL);
+    static const char *const four[] = {"n1", "n2", "n3", "n4"};
+    int spread[] = {0, 1, 2, 3, 2};
+    const char *const s5[] = {"0", "0", "0", "0", "1"};
+    CHECK(eb_placement_verdict("different-nodes", 4, spread, four, s5, msg, 512) == 0);
+    CHECK(eb_placement_verdict("different-nodes", 5, spread, four, s5, msg, 512) == 1);
+    CHECK_STR(msg, "--expect-placement different-nodes: ranks 2 and 4 are on one host "
+                   "(rank 2: host n3, socket 0; rank 4: host n3, socket 1)");
     /* the socket checks are within one node */
     CHECK(verdict("different-sockets", 2, two, s, msg) == 1);
     CHECK(strstr(msg, "ranks 0 and 1 are on different hosts") != NULL);
