@@ -117,6 +117,29 @@ def test_every_program_refuses_ranks_on_one_node(program, tmp_path):
     assert r.stdout == "" and not (tmp_path / "r.jsonl").exists()
 
 
+def test_nodes_named_by_the_node_map(tmp_path):
+    """Two ranks per node (EFFBENCH_TEST_RANKS_PER_NODE=2 names rank r's node HOST-node<r/2>):
+    same-node refused naming both hosts, different-nodes refused for ranks 0 and 1, accepted
+    on one rank per node.  The emulated cluster does the same with real hosts."""
+    per_node = {"EFFBENCH_TEST_RANKS_PER_NODE": "2"}
+    r = run(4, "osu_latency", "--expect-placement", "same-node", extra_env=per_node,
+            timeout=120)
+    assert r.returncode == 2
+    [msg] = errors(r.stderr)
+    assert msg.startswith("effbench: error: --expect-placement same-node: ranks 0 and 2 are on "
+                          f"different hosts (rank 0: host {HOST}-node0, socket"), msg
+    assert f"; rank 2: host {HOST}-node1, socket" in msg
+    r = run(4, "osu_latency", "--expect-placement", "different-nodes", extra_env=per_node,
+            timeout=120)
+    assert r.returncode == 2 and "ranks 0 and 1 are on one host" in r.stderr
+    r = run(2, "osu_latency", "-m", "1:1", "-i", "10", "-x", "1", "--expect-placement",
+            "different-nodes", "--json", "r.jsonl", cwd=tmp_path, timeout=120,
+            extra_env={"EFFBENCH_TEST_RANKS_PER_NODE": "1"})
+    assert r.returncode == 0, r
+    rec = read_jsonl(tmp_path / "r.jsonl")[0]
+    assert [p["host"] for p in rec["placement"]] == [f"{HOST}-node0", f"{HOST}-node1"]
+
+
 def test_imb_parses_its_options_around_it(tmp_path):
     """The option between IMB's own: IMB still reads -msglog, -iter and the benchmark."""
     r = run(2, "IMB-MPI1", "-msglog", "0:1", "--expect-placement", "same-node", "-iter", "10",
