@@ -1,11 +1,13 @@
 #define _GNU_SOURCE /* sched_getaffinity, getcpu */
 #include "core/topology.h"
 
-#include <hwloc.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef EB_HAVE_HWLOC
+#include <hwloc.h>
 
 static hwloc_topology_t topo;
 static int topo_state; /* 0: not read yet, 1: read, -1: failed */
@@ -63,17 +65,12 @@ static int objects_meeting(hwloc_topology_t t, hwloc_obj_type_t type, int os_ind
     return 0;
 }
 
-void eb_rank_topo_get(eb_rank_topo *t)
+static void hwloc_place(eb_rank_topo *t, int kernel_numa)
 {
-    memset(t, 0, sizeof *t);
-    t->cpu = t->cpu_numa = -1;
-    unsigned cpu = 0, node = 0;
-    if (getcpu(&cpu, &node) == 0)
-        t->cpu = (int)cpu;
     hwloc_topology_t tp = topology();
     hwloc_bitmap_t bound = os_binding();
     if (!tp || !bound) { /* no topology: the kernel's NUMA node of the CPU */
-        t->cpu_numa = t->cpu >= 0 ? (int)node : -1;
+        t->cpu_numa = kernel_numa;
         hwloc_bitmap_free(bound);
         return;
     }
@@ -91,26 +88,52 @@ void eb_rank_topo_get(eb_rank_topo *t)
     hwloc_bitmap_free(bound);
 }
 
+#endif
+
+void eb_rank_topo_get(eb_rank_topo *t)
+{
+    memset(t, 0, sizeof *t);
+    t->cpu = t->cpu_numa = -1;
+    unsigned cpu = 0, node = 0;
+    int kernel_numa = -1;
+    if (getcpu(&cpu, &node) == 0) {
+        t->cpu = (int)cpu;
+        kernel_numa = (int)node;
+    }
+#ifdef EB_HAVE_HWLOC
+    hwloc_place(t, kernel_numa);
+#else
+    t->cpu_numa = kernel_numa; /* no hwloc (SMPI builds): the kernel's NUMA node of the CPU */
+#endif
+}
+
 void eb_json_int_list(eb_json *j, const char *key, const char *ranges)
 {
     if (!ranges[0]) {
         eb_json_null(j, key);
         return;
     }
-    hwloc_bitmap_t b = hwloc_bitmap_alloc();
-    hwloc_bitmap_list_sscanf(b, ranges);
     eb_json_array(j, key);
-    unsigned i;
-    hwloc_bitmap_foreach_begin(i, b) {
-        eb_json_int(j, NULL, i);
+    const char *p = ranges;
+    while (*p) {
+        char *end;
+        long a = strtol(p, &end, 10), b = a;
+        if (end == p)
+            break; /* not a number: the list ends (hwloc writes only numbers and ranges) */
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        for (long v = a; v <= b; v++)
+            eb_json_int(j, NULL, v);
+        p = *end == ',' ? end + 1 : end + strlen(end);
     }
-    hwloc_bitmap_foreach_end();
     eb_json_close(j);
-    hwloc_bitmap_free(b);
 }
 
 void eb_topology_json(eb_json *j)
 {
+#ifndef EB_HAVE_HWLOC
+    eb_json_null(j, "topology");
+#else
     hwloc_topology_t tp = topology();
     if (!tp) {
         eb_json_null(j, "topology");
@@ -132,4 +155,5 @@ void eb_topology_json(eb_json *j)
     eb_json_int(j, "cores", hwloc_get_nbobjs_by_type(tp, HWLOC_OBJ_CORE));
     eb_json_int(j, "pus", hwloc_get_nbobjs_by_type(tp, HWLOC_OBJ_PU));
     eb_json_close(j);
+#endif
 }

@@ -102,7 +102,10 @@ static void test_int_list(void)
     eb_json_init(&j);
     eb_json_int_list(&j, "cores", "0-2,5");
     eb_json_int_list(&j, "sockets", "");
-    CHECK_STR(eb_json_finish(&j), "{\"cores\": [0, 1, 2, 5], \"sockets\": null}");
+    eb_json_int_list(&j, "numa_nodes", "3");
+    eb_json_int_list(&j, "x", "0-1,4-5,9");
+    CHECK_STR(eb_json_finish(&j), "{\"cores\": [0, 1, 2, 5], \"sockets\": null, "
+                                  "\"numa_nodes\": [3], \"x\": [0, 1, 4, 5, 9]}");
     eb_json_free(&j);
 }
 
