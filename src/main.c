@@ -1,6 +1,7 @@
 /* effbench: argv[0] (IMB-MPI1, b_eff, ...) or the first word (effbench mpi1
  * ...) picks the component; the component does everything else. */
 #include "core/error.h"
+#include "core/expect_placement.h"
 #include "core/guard.h"
 #include "core/init_time.h"
 #include "core/listing.h"
@@ -34,7 +35,10 @@ static void usage(FILE *f)
     fprintf(f, "\n`effbench COMPONENT -h` lists a component's options.  Every component also\n"
                "takes --row-timeout SECONDS: a row that takes longer ends the run with a message\n"
                "naming it and the ranks that did not arrive (default: %g times the row's expected\n"
-               "time, at least %g s; 0: off).\n", EB_GUARD_FACTOR, EB_GUARD_MIN_TIMEOUT_S);
+               "time, at least %g s; 0: off), and --expect-placement same-node|different-nodes|\n"
+               "same-socket|different-sockets: ranks that are not placed so end the run before\n"
+               "it measures, with a message naming them, their hosts and sockets (exit status 2).\n",
+               EB_GUARD_FACTOR, EB_GUARD_MIN_TIMEOUT_S);
 }
 
 /* The thread level must be known before MPI_Init_thread, so scan for it:
@@ -105,6 +109,9 @@ int main(int argc, char **argv)
     char err[EB_ERRLEN];
     if (eb_guard_take_option(&argc, argv, err, sizeof err))
         eb_exit_all(EB_EXIT_USAGE, err);
+    if (eb_expect_placement_take_option(&argc, argv, err, sizeof err))
+        eb_exit_all(EB_EXIT_USAGE, err);
+    eb_expect_placement_check(); /* collective: ranks not where asked end the run here */
     if (!EB_SMPI_BUILD) /* SMPI ranks share one process: no thread may run beside them */
         eb_guard_start();
 

@@ -141,6 +141,31 @@ def _check_run(rec: dict, probs: Problems) -> None:
     if isinstance(rec.get("command_line"), list) and not all(
             isinstance(a, str) for a in rec["command_line"]):
         probs.add("command_line: every word must be a string")
+    _check_placement(rec, probs)
+
+
+EXPECT_PLACEMENT = ("same-node", "different-nodes", "same-socket", "different-sockets")
+
+
+def _check_placement(rec: dict, probs: Problems) -> None:
+    """Where the ranks ran (docs/placement.md): each rank's cores, sockets and NUMA nodes
+    are null or lists of integers >= 0; expect_placement one of the four or null."""
+    probs.need(rec, "placement", "list", nullable=True)
+    probs.need(rec, "topology", "dict", nullable=True)
+    probs.need(rec, "network", "dict", nullable=True)
+    probs.need(rec, "expect_placement", "str", nullable=True)
+    want = rec.get("expect_placement")
+    if isinstance(want, str) and want not in EXPECT_PLACEMENT:
+        probs.add(f"expect_placement: {want!r} is none of {', '.join(EXPECT_PLACEMENT)}")
+    for i, rank in enumerate(rec.get("placement") or []):
+        if not isinstance(rank, dict):
+            probs.add(f"placement[{i}]: expected an object")
+            continue
+        for key in ("cores", "sockets", "numa_nodes"):
+            value = rank.get(key)
+            if value is not None and not (isinstance(value, list) and all(
+                    _is_int(v) and v >= 0 for v in value)):
+                probs.add(f"placement[{i}].{key}: expected null or a list of integers >= 0")
 
 
 def _check_end(rec: dict, probs: Problems) -> None:

@@ -1,8 +1,10 @@
-#define _GNU_SOURCE /* sched_getaffinity, getcpu */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "core/placement.h"
 
 #include "core/error.h"
+#include "core/expect_placement.h"
 #include "core/nodemap.h"
+#include "core/topology.h"
 
 #include <mpi.h>
 #include <sched.h>
@@ -139,6 +141,49 @@ static void slurm_json(eb_json *j)
     eb_json_close(j);
 }
 
+/* The network devices an MPI library or fabric was told to use, as its
+ * settings name them (docs/json-lines.md, `network`): Open MPI's TCP and
+ * openib/UCX interface lists, UCX's and libfabric's device and provider,
+ * MPICH's and Intel MPI's interface choices.  What the library picked where
+ * nothing was set is not something MPI says. */
+static void network_json(eb_json *j)
+{
+    static const char *const settings[] = {
+        "OMPI_MCA_btl_tcp_if_include", "OMPI_MCA_btl_tcp_if_exclude",
+        "OMPI_MCA_oob_tcp_if_include", "OMPI_MCA_oob_tcp_if_exclude",
+        "OMPI_MCA_btl_openib_if_include", "OMPI_MCA_pml_ucx_devices", "OMPI_MCA_btl",
+        "OMPI_MCA_pml", "OMPI_MCA_mtl", "OMPI_MCA_mtl_ofi_provider_include",
+        "UCX_NET_DEVICES", "UCX_TLS", "FI_PROVIDER", "FI_TCP_IFACE", "FI_SOCKETS_IFACE",
+        "FI_VERBS_IFACE", "MPIR_CVAR_NEMESIS_TCP_NETWORK_IFACE", "MPIR_CVAR_CH4_NETMOD",
+        "MPIR_CVAR_OFI_USE_PROVIDER", "MPIR_CVAR_CH4_OFI_IFNAME", "HYDRA_IFACE",
+        "I_MPI_HYDRA_IFACE", "I_MPI_OFI_PROVIDER", "I_MPI_FABRICS", NULL};
+    eb_json_object(j, "network");
+    for (const char *const *s = settings; *s; s++)
+        if (getenv(*s))
+            eb_json_str(j, *s, getenv(*s));
+    eb_json_close(j);
+}
+
+static void rank_json(eb_json *j, int r, const char *host, const char *cpus, const eb_rank_topo *t)
+{
+    eb_json_object(j, NULL);
+    eb_json_int(j, "rank", r);
+    eb_json_str(j, "host", host);
+    eb_json_str(j, "cpus", cpus);
+    if (t->cpu_numa >= 0)
+        eb_json_int(j, "numa", t->cpu_numa);
+    else
+        eb_json_null(j, "numa");
+    if (t->cpu >= 0)
+        eb_json_int(j, "cpu", t->cpu);
+    else
+        eb_json_null(j, "cpu");
+    eb_json_int_list(j, "cores", t->cores);
+    eb_json_int_list(j, "sockets", t->sockets);
+    eb_json_int_list(j, "numa_nodes", t->numa);
+    eb_json_close(j);
+}
+
 void eb_placement_json(eb_json *j)
 {
     int rank, size;
@@ -146,33 +191,28 @@ void eb_placement_json(eb_json *j)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     char cpus[CPUS_LEN];
     eb_cpu_binding(cpus, sizeof cpus);
-    unsigned cpu = 0, node = 0;
-    int numa = getcpu(&cpu, &node) == 0 ? (int)node : -1;
+    eb_rank_topo topo;
+    eb_rank_topo_get(&topo);
     char *all = rank == 0 ? eb_malloc((size_t)size * CPUS_LEN) : NULL;
-    int *numas = rank == 0 ? eb_malloc((size_t)size * sizeof *numas) : NULL;
+    eb_rank_topo *topos = rank == 0 ? eb_malloc((size_t)size * sizeof *topos) : NULL;
     MPI_Gather(cpus, CPUS_LEN, MPI_CHAR, all, CPUS_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
-    MPI_Gather(&numa, 1, MPI_INT, numas, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&topo, (int)sizeof topo, MPI_BYTE, topos, (int)sizeof topo, MPI_BYTE, 0,
+               MPI_COMM_WORLD);
     if (rank != 0)
         return;
     const eb_nodemap *m = eb_world_nodes();
     eb_json_array(j, "placement");
-    for (int r = 0; r < size; r++) {
-        eb_json_object(j, NULL);
-        eb_json_int(j, "rank", r);
-        eb_json_str(j, "host", m->name[m->node_of[r]]);
-        eb_json_str(j, "cpus", all + (size_t)r * CPUS_LEN);
-        if (numas[r] >= 0)
-            eb_json_int(j, "numa", numas[r]);
-        else
-            eb_json_null(j, "numa");
-        eb_json_close(j);
-    }
+    for (int r = 0; r < size; r++)
+        rank_json(j, r, m->name[m->node_of[r]], all + (size_t)r * CPUS_LEN, &topos[r]);
     eb_json_close(j);
+    eb_topology_json(j);
+    eb_json_str(j, "expect_placement", eb_expected_placement());
+    network_json(j);
     char model[256];
     eb_cpu_model(model, sizeof model);
     eb_json_str(j, "cpu_model", model);
     environment_json(j);
     slurm_json(j);
     free(all);
-    free(numas);
+    free(topos);
 }

@@ -14,11 +14,15 @@ void eb_cpu_binding(char *out, size_t n);
 void eb_cpu_model(char *out, size_t n);
 
 /* Collective over MPI_COMM_WORLD: rank 0 appends to the run record
- *   "placement": [{"rank", "host", "cpus", "numa"}, ...]   (every rank)
+ *   "placement": [{"rank", "host", "cpus", "numa", "cpu", "cores", "sockets",
+ *                  "numa_nodes"}, ...]   (every rank; core/topology.h)
+ *   "topology": {...} of rank 0's node (hwloc), or null,
+ *   "expect_placement": --expect-placement's value or null,
+ *   "network": {NAME: value}  (the settings that name network devices),
  *   "cpu_model": "...",
  *   "environment": {NAME: value}  (MPI and fabric variables, Slurm job facts),
  *   "slurm": {"job_id", "partition", "nodelist", "nnodes", "ntasks", "cluster"} or null
- * where numa is the NUMA node of the CPU the rank was on (null if unknown). */
+ * where numa is the NUMA node of the CPU the rank was on, cpu (null if unknown). */
 void eb_placement_json(eb_json *j);
 
 /* Whether an environment variable belongs in the run record: MPI libraries'

@@ -28,6 +28,8 @@ typedef struct {
     "#                [--json FILE]   JSON Lines records (docs/json-lines.md)\n"          \
     "#                [--resume FILE] continue the run of a --json FILE\n"                \
     "#                [--row-timeout SECONDS]\n"                                          \
+    "#                [--expect-placement WHERE] same-node, different-nodes, same-socket, "  \
+    "different-sockets\n"                                                                 \
     "#\n"
 
 void p2p_text_title(FILE *f);

@@ -157,5 +157,5 @@ void osu_print_help(const osu_prog *p, FILE *f)
             fprintf(f, "  -%c, --%-20s%s\n", *s, l->name, l->help);
     }
     fprintf(f, "effbench adds: -check (the data check of -c), --json FILE (JSON Lines "
-               "records), --resume FILE, --row-timeout SECONDS\n");
+               "records), --resume FILE, --row-timeout SECONDS, --expect-placement WHERE\n");
 }

@@ -43,6 +43,9 @@ def test_srun_imb_hosts_placement_and_links(two_nodes, workdir):
     assert hosts_of(run) == {"ebn1": [0, 1], "ebn2": [2, 3]}  # srun's block distribution
     assert [p["host"] for p in run["placement"]] == ["ebn1", "ebn1", "ebn2", "ebn2"]
     assert all(p["cpus"] for p in run["placement"])
+    # hwloc's view of each node (one package, one NUMA node here): docs/placement.md
+    assert all(p["sockets"] == [0] and p["numa_nodes"] == [0] and p["cores"]
+               for p in run["placement"])
     assert run["slurm"]["job_id"].isdigit() and run["slurm"]["nodelist"] == "ebn[1-2]"
     assert run["environment"]["OMPI_MCA_btl_tcp_if_include"] == "10.213.0.0/24"
     links = {(x["benchmark"], x["procs"]): x["link"] for x in recs if x["type"] == "result"}
@@ -53,6 +56,19 @@ def test_srun_imb_hosts_placement_and_links(two_nodes, workdir):
     assert "# Hosts                 : 2\n# Host                  : ebn1 (ranks 0-1)\n" \
            "# Host                  : ebn2 (ranks 2-3)\n" in head
     assert re.search(r"^\s+0\s+1000\s+\d+\.\d\d\s+0\.00$", r.stdout, re.M)
+
+
+def test_same_node_check_across_two_nodes_is_refused(two_nodes, workdir):
+    """--expect-placement same-node launched on two nodes stops before measuring, naming the
+    ranks and their hosts (docs/placement.md)."""
+    js = workdir / "lat.jsonl"
+    r = srun(2, 2, "osu_latency", "--expect-placement", "same-node", "--json", js,
+             cwd=workdir, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert [line for line in r.stderr.splitlines() if line.startswith("effbench: error:")] == [
+        "effbench: error: --expect-placement same-node: ranks 0 and 1 are on different hosts "
+        "(rank 0: host ebn1, socket 0; rank 1: host ebn2, socket 0)"]
+    assert "Latency" not in r.stdout and not js.exists()
 
 
 def test_mpirun_across_nodes_collectives(two_nodes, workdir):

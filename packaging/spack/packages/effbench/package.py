@@ -39,6 +39,9 @@ class Effbench(CMakePackage):
     )
 
     depends_on("mpi")
+    # where the ranks ran: cores, sockets, NUMA nodes (src/core/topology.c), found by pkg-config
+    depends_on("hwloc@2:")
+    depends_on("pkgconfig", type="build")
     depends_on("cmake@3.18:", type="build")
     if _LANGUAGE_VIRTUALS:
         depends_on("c", type="build")
