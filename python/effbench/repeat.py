@@ -198,7 +198,9 @@ class Batch:
         cmd = with_json(words, json_path)
         say(f"{title}: {shlex.join(cmd)}")
         started = time.monotonic()
-        outcome = follow_run(Launch(cmd, dict(os.environ), json_path, text_path))
+        # the launch knows its place: a script around effbench may name its files by it
+        env = {**os.environ, "EFFBENCH_GROUP": str(gid), "EFFBENCH_REPETITION": str(rep)}
+        outcome = follow_run(Launch(cmd, env, json_path, text_path))
         seconds = time.monotonic() - started
         if outcome is None:  # follow_run said why
             record_launch(self.store, gid, rep, status=FAILED, exit_code=None,
@@ -214,7 +216,8 @@ class Batch:
             say(f"{title}: ok, run {run_id} ({seconds:.1f} s)")
             return True
         why = problem if code == 0 and status == "ok" else (
-            f"exit status {code}" + ("" if status == "ok" else f", run status {status or 'missing'}")
+            f"exit status {code}"
+            + ("" if status == "ok" else f", run status {status or 'missing'}")
             + (f": {last_line(stderr)}" if last_line(stderr) else ""))
         record_launch(self.store, gid, rep, status=FAILED, run_id=run_id, exit_code=code,
                       message=why, json_path=str(json_path), seconds=seconds)
