@@ -32,7 +32,7 @@ P95 = Fraction(95, 100)
 def test_median_interval_from_order_statistics():
     """[x(l), x(n+1-l)] covers the median with probability 1 - 2 P(Binomial(n, 1/2) <= l-1):
     n = 10 gives [x(2), x(9)] at 1 - 2 * 11/1024 = 501/512; n = 20 gives [x(6), x(15)] at
-    1 - 2 * 21700/2^20 (Le Boudec, Table 2.1 and Theorem 2.1)."""
+    1 - 2 * 21700/2^20 (Le Boudec, Theorem 2.1)."""
     iv = median_interval([float(v) for v in range(19, 9, -1)], P95)  # 10..19, any order
     assert (iv.n, iv.median, iv.low, iv.high, iv.rank) == (10, 14.5, 11.0, 18.0, 2)
     assert iv.coverage == Fraction(501, 512)
