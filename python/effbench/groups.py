@@ -111,12 +111,14 @@ class CompareRow:
     verdict: str
 
 
-def compare_groups(ga: GroupData, gb: GroupData, confidence: Fraction,
-                   threshold: float) -> tuple[list[CompareRow], int, int]:
-    """The rows both groups have, and how many only A and only B have."""
+def compare_groups(ga: GroupData, gb: GroupData, confidence: Fraction, threshold: float,
+                   min_bytes: int = 0) -> tuple[list[CompareRow], int, int]:
+    """The rows both groups have (none below MIN_BYTES; headline values always), and how
+    many only A and only B have."""
     rows = []
     for key in order(ga.values):
-        if key not in gb.values:
+        nbytes = ga.values[key][0].nbytes
+        if key not in gb.values or (nbytes is not None and nbytes < min_bytes):
             continue
         a = [v.value for v in ga.values[key]]
         b = [v.value for v in gb.values[key]]

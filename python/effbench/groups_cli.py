@@ -136,7 +136,8 @@ def cmd_compare_groups(args) -> int:
         raise StoreError(f"{ga.name} and {gb.name} do not measure the same thing "
                          f"({', '.join(d.what for d in decisive)}); --allow-different "
                          "compares them anyway")
-    rows, only_a, only_b = compare_groups(ga, gb, confidence, args.threshold / 100)
+    rows, only_a, only_b = compare_groups(ga, gb, confidence, args.threshold / 100,
+                                          args.min_bytes)
     if not rows:
         raise StoreError(f"{ga.name} and {gb.name} have no measurement in common")
     if args.json:
@@ -147,7 +148,8 @@ def cmd_compare_groups(args) -> int:
             print(f"{ga.name} (A) and {gb.name} (B) differ in:")
             for line in describe(diffs):
                 print(f"  {line}")
-        print_group_comparison(ga, gb, rows, confidence, args.threshold, only_a, only_b)
+        print_group_comparison(ga, gb, rows, confidence, args.threshold, only_a, only_b,
+                               args.only_changes)
     return 1 if any(r.verdict == "REGRESSION" for r in rows) else 0
 
 
@@ -167,13 +169,16 @@ def _median(values):
     return median(values)
 
 
-def print_group_comparison(ga, gb, rows, confidence, threshold, only_a, only_b) -> None:
+def print_group_comparison(ga, gb, rows, confidence, threshold, only_a, only_b,
+                           only_changes: bool = False) -> None:
     print(f"B = {gb.name} ({len(gb.runs)} runs: {gb.group.label})")
     print(f"A = {ga.name} ({len(ga.runs)} runs: {ga.group.label})")
     print(f"per row: the ratio of the medians B/A, its {pct(confidence)} confidence interval "
           "(Hodges-Lehmann/Moses on the log values) and the two-sided Mann-Whitney U test")
     body = []
     for r in rows:
+        if only_changes and r.verdict in ("no difference shown", "too few runs"):
+            continue
         iv = r.interval
         where = (f"[{num(iv.low)}, {num(iv.high)}]" if iv.low is not None else
                  f"too few runs ({fewest_pair(confidence)} + {fewest_pair(confidence)} "

@@ -17,7 +17,7 @@ from pathlib import Path
 
 # `run` options that take a value: skipped when looking for --repeat before the component
 VALUE_OPTIONS = {"--np", "--launcher", "--nodes", "--mpiexec", "--effbench", "--json",
-                 "--report", "--db", "--repeat", "--seed", "--commands", "--dir"}
+                 "--report", "--db", "--repeat", "--seed", "--commands", "--dir", "--timeout"}
 REPEAT_OPTIONS = ("--repeat", "--commands")
 
 
@@ -41,8 +41,8 @@ def wants_repeat(argv: list[str]) -> bool:
 def build_parser(db_help: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="effbench-results run", description=__doc__,
-        usage="effbench-results run --repeat N [--shuffle [--seed S]] [--dir DIR] [--db URL] "
-              "[--commands FILE] [-- CMD... [-- CMD...]]")
+        usage="effbench-results run --repeat N [--shuffle [--seed S]] [--timeout SECONDS] "
+              "[--dir DIR] [--db URL] [--commands FILE] [-- CMD... [-- CMD...]]")
     p.add_argument("--repeat", type=int, required=True, metavar="N",
                    help="launches of each command")
     p.add_argument("--shuffle", action="store_true",
@@ -52,6 +52,9 @@ def build_parser(db_help: str) -> argparse.ArgumentParser:
                    help="seed of the random order (default: a random seed, printed and stored)")
     p.add_argument("--commands", default=None, metavar="FILE",
                    help="a file of commands, one a line (shell words; # comments)")
+    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="a launch still running after SECONDS is stopped and recorded as "
+                   "failed (default: none)")
     p.add_argument("--dir", default=None, metavar="DIR",
                    help="where the runs' JSON Lines and text go (default: "
                    "effbench-group-<date>-<time>; must not exist or be empty)")
@@ -128,6 +131,8 @@ def parse(argv: list[str], db_help: str):
         return usage(f"--seed {args.seed} without --shuffle: the order is not random")
     if args.seed is not None and not 0 <= args.seed < 2**63:
         return usage(f"--seed {args.seed}: expected 0 to 2^63 - 1")
+    if args.timeout is not None and not args.timeout > 0:
+        return usage(f"--timeout {args.timeout:g}: expected a positive number of seconds")
     if not commands:
         return usage("--repeat needs commands: after --, or in a --commands FILE")
     if any(not words for words in commands):
@@ -150,15 +155,18 @@ def run_repeated(argv: list[str], db_help: str) -> int:
         seed = random.SystemRandom().randrange(2**31)
     from .store.db import Store
     with Store(args.db) as store:
-        return Batch(store, commands, args.repeat, args.shuffle, seed, directory).run()
+        return Batch(store, commands, args.repeat, args.shuffle, seed, directory,
+                     args.timeout).run()
 
 
 class Batch:
     """The launches of one `run --repeat`, recorded in the store one by one."""
 
-    def __init__(self, store, commands, repeat, shuffle, seed, directory: Path):
+    def __init__(self, store, commands, repeat, shuffle, seed, directory: Path,
+                 timeout: float | None = None):
         from .store.groups import plan_batch
         self.store, self.commands, self.repeat = store, commands, repeat
+        self.timeout = timeout
         self.order = launch_order(len(commands), repeat, shuffle, seed)
         directory.mkdir(parents=True, exist_ok=True)
         self.directory = directory
@@ -200,7 +208,8 @@ class Batch:
         started = time.monotonic()
         # the launch knows its place: a script around effbench may name its files by it
         env = {**os.environ, "EFFBENCH_GROUP": str(gid), "EFFBENCH_REPETITION": str(rep)}
-        outcome = follow_run(Launch(cmd, env, json_path, text_path))
+        launch = Launch(cmd, env, json_path, text_path, timeout=self.timeout)
+        outcome = follow_run(launch)
         seconds = time.monotonic() - started
         if outcome is None:  # follow_run said why
             record_launch(self.store, gid, rep, status=FAILED, exit_code=None,
@@ -210,12 +219,13 @@ class Batch:
         if stderr:
             sys.stderr.write(stderr)
         run_id, problem = self.store_file(json_path)
-        if code == 0 and status == "ok" and problem is None:
+        if code == 0 and status == "ok" and problem is None and not launch.timed_out:
             record_launch(self.store, gid, rep, status=OK, run_id=run_id, exit_code=0,
                           json_path=str(json_path), seconds=seconds)
             say(f"{title}: ok, run {run_id} ({seconds:.1f} s)")
             return True
-        why = problem if code == 0 and status == "ok" else (
+        why = f"over its time limit of {self.timeout:g} s: stopped" if launch.timed_out \
+            else problem if code == 0 and status == "ok" else (
             f"exit status {code}"
             + ("" if status == "ok" else f", run status {status or 'missing'}")
             + (f": {last_line(stderr)}" if last_line(stderr) else ""))

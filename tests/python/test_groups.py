@@ -235,11 +235,19 @@ def test_compare_groups(db_url, tmp_path, capsys):
     assert out[-1] == ("3 values compared: 3 B slower (3 regressions beyond 10 %), 0 B faster, "
                        "0 no difference shown, 0 with too few runs for an interval; p-values "
                        "are per value, not corrected for the number of values")
+    assert main(["compare", f"group:{ga}", f"group:{gb}", "--db", db_url, "--json",
+                 "--min-bytes", "1"]) == 1
+    assert [json.loads(line)["bytes"] for line in capsys.readouterr().out.splitlines()] == [
+        1048576, 1048576]
     # the same group twice: every ratio 1, U = 8, p = 1: no difference shown, exit 0
     assert main(["compare", f"group:{ga}", f"group:{ga}", "--db", db_url, "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {(r["ratio"], r["u"], r["p"], r["verdict"]) for r in rows} == {
         (1.0, 8.0, 1.0, "no difference shown")}
+    assert main(["compare", f"group:{ga}", f"group:{ga}", "--db", db_url,
+                 "--only-changes"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[3].startswith("benchmark") and out[4].startswith("3 values compared: 0 B slower")
 
 
 def test_groups_refused(sqlite_url, tmp_path, capsys):
@@ -316,15 +324,17 @@ def test_command_line_words():
 
 
 # A stand-in for effbench: a PingPong run whose 0-byte time is its argument at the launch's
-# repetition ($EFFBENCH_REPETITION); "crash" writes one row and exits 3.
+# repetition ($EFFBENCH_REPETITION); "crash" writes one row and exits 3, "sleep" writes one row
+# and hangs.
 SCRIPTED = """import json, os, sys
 path = sys.argv[sys.argv.index("--json") + 1]
 value = sys.argv[int(os.environ["EFFBENCH_REPETITION"])]
 with open(path, "w") as f:
     f.write(json.dumps({"type": "run", "schema": 1, "tool": "effbench", "component": "mpi1",
                         "procs": 2, "options": {"benchmarks": ["PingPong"]}}) + "\\n")
-    t = 7.0 if value == "crash" else float(value)
-    for n in ((0,) if value == "crash" else (0, 1)):
+    cut = value in ("crash", "sleep")
+    t = 7.0 if cut else float(value)
+    for n in ((0,) if cut else (0, 1)):
         f.write(json.dumps({"type": "result", "schema": 1, "component": "mpi1",
                             "benchmark": "PingPong", "procs": 2, "bytes": n, "repetitions": 1,
                             "t_min_us": t + n, "t_max_us": t + n, "t_avg_us": t + n,
@@ -332,6 +342,10 @@ with open(path, "w") as f:
     if value == "crash":
         sys.stderr.write("effbench: error: simulated crash\\n")
         sys.exit(3)
+    if value == "sleep":  # a hang
+        f.flush()
+        import time
+        time.sleep(120)
     f.write(json.dumps({"type": "end", "schema": 1, "status": "ok"}) + "\\n")
 """
 
@@ -374,12 +388,38 @@ def test_repeat_records_every_launch(tmp_path, capsys):
     assert "exists and is not an empty directory" in capsys.readouterr().err
 
 
+def test_repeat_commands_file_and_timeout(tmp_path, capsys):
+    """Commands from a file (comments, blank lines), round robin without --shuffle, and a
+    launch that hangs stopped after --timeout, recorded as failed, the others going on."""
+    script = tmp_path / "scripted.py"
+    script.write_text(SCRIPTED)
+    commands = tmp_path / "commands.txt"
+    commands.write_text(f"# two commands\n\n{sys.executable} {script} 5 sleep  # hangs once\n"
+                        f"'{sys.executable}' {script} 6 7\n")
+    db = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    code = main(["run", "--repeat", "2", "--commands", str(commands), "--timeout", "2",
+                 "--dir", str(tmp_path / "runs"), "--db", db])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    with Store(db) as store:
+        g1, g2 = load_group(store, 1), load_group(store, 2)
+        assert (g1.command, g1.shuffled, g1.seed) == ([sys.executable, str(script), "5",
+                                                       "sleep"], False, None)
+        assert [(m.launch_order, m.status) for m in g1.members + g2.members] == [
+            (1, "ok"), (3, "failed"), (2, "ok"), (4, "ok")]
+        hung = g1.members[1]
+        assert hung.message == "over its time limit of 2 s: stopped"
+        assert 2 <= hung.seconds < 60 and store.load(hung.run_id).results[0]["t_avg_us"] == 7
+    assert "[3/4] group 1, repetition 2: FAILED: over its time limit of 2 s: stopped" in err
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--repeat", "0", "--", "x"], "--repeat 0: expected at least 1 launch"),
     (["--repeat", "2", "--seed", "1", "--", "x"], "--seed 1 without --shuffle"),
     (["--repeat", "2"], "--repeat needs commands: after --, or in a --commands FILE"),
     (["--repeat", "2", "--", "x", "--"], "an empty command (two -- in a row, or -- at the end)"),
     (["--repeat", "2", "--commands", "nowhere.txt"], "--commands nowhere.txt: No such file"),
+    (["--repeat", "2", "--timeout", "0", "--", "x"], "--timeout 0: expected a positive number"),
 ])
 def test_repeat_bad_input(argv, message, tmp_path, capsys):
     """Named, status 2, nothing launched."""
