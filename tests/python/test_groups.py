@@ -306,6 +306,10 @@ def test_migration_0005_keeps_runs(db_url):
         gid = make_group(store, [7], "old run")
         group = load_group(store, gid)
         assert (group.label, group.ok_runs, group.members[0].status) == ("old run", [7], "ok")
+        # the web application deletes a run: its launch stays, without a run (SET NULL)
+        from effbench.web.query import delete_run
+        delete_run(store, 7)
+        assert load_group(store, gid).members[0].run_id is None
 
 
 # --- run --repeat -------------------------------------------------------------------------------
