@@ -99,6 +99,11 @@ def cmd_export(args) -> int:
 
 
 def cmd_compare(args) -> int:
+    from .groups_cli import cmd_compare_groups, is_group
+    if is_group(args.run_a) or is_group(args.run_b):
+        return cmd_compare_groups(args)
+    if args.confidence is not None or args.json:
+        return error("--confidence and --json are for groups (compare group:A group:B)")
     from .compare import compare_runs, print_comparison
     from .comparable import describe, differences, methodology_refusal
     run_a, label_a = load_ref(args.run_a, args.db)
@@ -161,6 +166,9 @@ def cmd_check(args) -> int:
     kind, _, n = args.baseline.partition(":")
     if kind != "last" or not n.isdigit() or int(n) < 1:
         return error(f"--baseline {args.baseline}: expected last:N (N earlier runs)")
+    from .groups_cli import cmd_check_group, is_group
+    if is_group(args.run):
+        return cmd_check_group(args, int(n))
     store, run_id = _series_run(args)
     with store:
         baseline = [p for _, p in series_before(store, run_id, int(n))]
@@ -266,6 +274,8 @@ def build_parser() -> argparse.ArgumentParser:
     _run_command(sub)
     simulate.add_parser(sub, DB_HELP)
     _series_commands(sub)
+    from .groups_cli import add_parsers
+    add_parsers(sub, DB_HELP)
     _nodes_command(sub)
     _web_commands(sub)
     return p
@@ -308,8 +318,9 @@ def _analysis_commands(sub) -> None:
 
     s = sub.add_parser("compare", help="ratios B/A per benchmark and size; exit 1 on a "
                        "regression beyond the threshold")
-    s.add_argument("run_a", metavar="RUN_A", help="the reference: run id, hash prefix or file")
-    s.add_argument("run_b", metavar="RUN_B", help="the candidate")
+    s.add_argument("run_a", metavar="RUN_A", help="the reference: run id, hash prefix or file, "
+                   "or a group (group:N)")
+    s.add_argument("run_b", metavar="RUN_B", help="the candidate (a group if RUN_A is one)")
     s.add_argument("--threshold", type=float, default=10.0,
                    help="percent worse that counts as a regression (default 10)")
     s.add_argument("--noise-floor", type=float, default=2.0,
@@ -318,6 +329,10 @@ def _analysis_commands(sub) -> None:
                    help="compare runs whose options change what is measured (default: refuse)")
     s.add_argument("--min-bytes", type=int, default=0, help="ignore rows with fewer bytes")
     s.add_argument("--only-changes", action="store_true", help="print flagged rows only")
+    s.add_argument("--confidence", type=float, default=None, metavar="PCT",
+                   help="groups: confidence level of the ratio's interval in percent "
+                   "(default 95)")
+    s.add_argument("--json", action="store_true", help="groups: JSON, one object a line")
     s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_compare)
 
@@ -325,7 +340,9 @@ def _analysis_commands(sub) -> None:
 def _run_command(sub) -> None:
     """run: effbench under mpirun/srun, then stored."""
     s = sub.add_parser("run", help="run effbench under mpirun/srun with a progress bar, then "
-                       "store the result")
+                       "store the result; run --repeat N [--shuffle [--seed S]] -- CMD... "
+                       "[-- CMD...] launches whole commands N times each into groups "
+                       "(run --repeat 1 --help, docs/statistics.md)")
     s.add_argument("--np", type=int, default=2, help="process count (default 2)")
     s.add_argument("--launcher", choices=["srun", "mpirun"], default=None,
                    help="srun or mpirun (default: srun inside a Slurm allocation, else mpirun)")
@@ -359,7 +376,8 @@ def _series_commands(sub) -> None:
     s.set_defaults(func=cmd_history)
 
     s = sub.add_parser("check", help="exit 1 when a value of RUN leaves the band of its baseline")
-    s.add_argument("run", metavar="RUN")
+    s.add_argument("run", metavar="RUN", help="run id or hash prefix, or a group (group:N): "
+                   "its median per value")
     s.add_argument("--baseline", default="last:10", help="last:N, the N runs of the series "
                    "before RUN (default last:10)")
     s.add_argument("--db", help=DB_HELP)
@@ -412,9 +430,12 @@ def _web_commands(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    from .repeat import run_repeated, wants_repeat
+    argv = sys.argv[1:] if argv is None else list(argv)
+    repeated = wants_repeat(argv)
+    args = None if repeated else build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        return run_repeated(argv, DB_HELP) if repeated else args.func(args)
     except (FormatError, StoreError) as exc:
         return error(str(exc))
     except SQLAlchemyError as exc:  # one line, never a traceback

@@ -94,8 +94,12 @@ def check(run: ParsedRun, baseline: list[ParsedRun]) -> list[Alert]:
     """The values of RUN outside their baseline's band (better ones too, marked not worse)."""
     if len(baseline) < MIN_BASELINE:
         return []
-    mine = values_of(run, run)
-    past = [values_of(run, b) for b in baseline]
+    return alerts_for(values_of(run, run), [values_of(run, b) for b in baseline])
+
+
+def alerts_for(mine: dict[tuple, tuple], past: list[dict[tuple, tuple]]) -> list[Alert]:
+    """MINE's values (key -> (label, procs, bytes, metric, value)) outside the band of the
+    same keys' values in PAST (a run's, or a group's medians: `check group:G`)."""
     alerts = []
     for key, (label, procs, nbytes, metric, value) in mine.items():
         series = [p[key][4] for p in past if key in p]

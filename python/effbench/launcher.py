@@ -162,6 +162,25 @@ class Launch:
     env: dict[str, str]
     json_path: Path
     text_path: Path
+    timeout: float | None = None  # seconds; then its process group is stopped (run --repeat)
+    timed_out: bool = False  # set by follow_run
+
+
+def stop_process_group(proc) -> None:
+    """SIGTERM to the launch's process group (the launcher and what it started), SIGKILL
+    when it is still there 5 s later."""
+    import signal
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait()
 
 
 def plan_launch(args) -> Launch | None:
@@ -218,12 +237,17 @@ def follow_run(launch: Launch) -> tuple[int, str | None, str] | None:
         task = progress.add_task("starting", total=None, unit="rows")
         try:
             proc = subprocess.Popen(launch.cmd, stdout=text_out, stderr=err_out,
-                                    env=launch.env)
+                                    env=launch.env,
+                                    start_new_session=launch.timeout is not None)
         except OSError as exc:
             say(f"effbench-results: error: cannot start {launch.cmd[0]}: {exc.strerror}")
             return None
+        deadline = None if launch.timeout is None else time.monotonic() + launch.timeout
         while True:
             finished = proc.poll() is not None
+            if not finished and deadline is not None and time.monotonic() > deadline:
+                stop_process_group(proc)
+                launch.timed_out = finished = True
             records = follower.new_records()
             for rec in records:
                 state.feed(rec)

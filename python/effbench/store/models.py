@@ -143,3 +143,45 @@ class ApiToken(Base):
     admin: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class RunGroup(Base):
+    """Runs launched as independent repetitions of one command (`run --repeat`), or stored
+    runs tied together by `group` (migration 0005, docs/statistics.md)."""
+
+    __tablename__ = "run_group"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    label: Mapped[str] = mapped_column(Text)  # the command as typed, or group --label
+    command: Mapped[list | None] = mapped_column(JSON, nullable=True)  # its words
+    # The groups of one `run --repeat` share a batch: their launches were shuffled together.
+    batch: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)  # command in batch
+    repeat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    shuffled: Mapped[bool] = mapped_column(Boolean, default=False)
+    seed: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    directory: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    members: Mapped[list["GroupMember"]] = relationship(
+        back_populates="group", cascade="all, delete-orphan", order_by="GroupMember.repetition")
+
+
+class GroupMember(Base):
+    """One launch of a group: planned, ok (its run) or failed (why; the run it left, if any)."""
+
+    __tablename__ = "group_member"
+    __table_args__ = (UniqueConstraint("group_id", "repetition", name="uq_group_member"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("run_group.id", ondelete="CASCADE"),
+                                          index=True)
+    repetition: Mapped[int] = mapped_column(Integer)  # 1..repeat
+    launch_order: Mapped[int | None] = mapped_column(Integer, nullable=True)  # in the batch
+    status: Mapped[str] = mapped_column(String(16))  # planned, ok, failed
+    exit_code: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    message: Mapped[str | None] = mapped_column(Text, nullable=True)
+    run_id: Mapped[int | None] = mapped_column(ForeignKey("run.id", ondelete="SET NULL"),
+                                               nullable=True, index=True)
+    json_path: Mapped[str | None] = mapped_column(Text, nullable=True)
+    seconds: Mapped[float | None] = mapped_column(Double, nullable=True)
+
+    group: Mapped[RunGroup] = relationship(back_populates="members")
