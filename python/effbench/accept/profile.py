@@ -8,7 +8,6 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -196,63 +195,6 @@ def parse_rate(text) -> float | None:
     if not m or m.group(2) not in RATE_UNITS or float(m.group(1)) <= 0:
         return None
     return float(m.group(1)) * RATE_UNITS[m.group(2)]
-
-
-def load_profile(path: str | Path) -> Profile:
-    """The profile in PATH, checked; ProfileError names the first mistake's file and line."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProfileError(f"{path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ProfileError(f"{path}:1: not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        where = f"{m.group(1)}" if m else "1"
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        col = f" (column {m.group(2)})" if m else ""
-        raise ProfileError(f"{path}:{where}: TOML syntax: {msg}{col}") from None
-    where = _Where(path, text)
-    _unknown(where, (), data, TOP_KEYS, "profile")
-    head = _table(where, data, "profile")
-    _unknown(where, ("profile",), head, PROFILE_KEYS, "[profile]")
-    for key in PROFILE_KEYS:
-        if key in head and not isinstance(head[key], str):
-            raise where.error(("profile", key), f"[profile] {key}: expected a string")
-    peaks = {}
-    for name, value in _table(where, data, "peaks").items():
-        rate = parse_rate(value)
-        if rate is None:
-            raise where.error(("peaks", name), f"[peaks] {name}: expected a rate such as "
-                              f"\"100 Gbit/s\" or \"12.5 GB/s\" (units: "
-                              f"{', '.join(RATE_UNITS)}), not {value!r}")
-        peaks[name] = rate
-    defaults = _table(where, data, "defaults")
-    _unknown(where, ("defaults",), defaults, DEFAULT_KEYS, "[defaults]")
-    checks = data.get("check")
-    if not isinstance(checks, list) or not checks:
-        raise where.error(("check",), "no [[check]]: a profile lists at least one check")
-    from .schema import parse_check
-    profile = Profile(path, head.get("name") or path.stem, head.get("description", ""), peaks)
-    seen: dict[str, int] = {}
-    for i, table in enumerate(checks):
-        check = parse_check(where, i, {**defaults, **table}, peaks)
-        if check.name in seen:
-            raise where.error(("check", i, "name"), f"check '{check.name}': the name of "
-                              f"check {seen[check.name] + 1} too (names must differ)")
-        seen[check.name] = i
-        profile.checks.append(check)
-    return profile
-
-
-def _table(where: _Where, data: dict, key: str) -> dict:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise where.error((key,), f"{key}: expected a table [{key}]")
-    return value
 
 
 def split_command(value) -> list[str] | None:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from . import launch
 from .metrics import measure, placement_problem
-from .profile import Check, Profile, ProfileError, load_profile
+from .profile import Check, Profile, ProfileError
+from .schema import load_profile
 from .verdict import CheckVerdict, describe, judge, verdict_text
 
 STATE = "accept-state.json"
@@ -107,6 +108,8 @@ class Runner:
     def _judge_launch(self, check, rep, json_path, outcome) -> dict:
         records = launch.read_records(json_path)
         run_id, note = store_file(json_path, self.db)
+        if run_id is None:
+            say(f"effbench-results: warning: {json_path}: not stored: {note}")
         entry = {"rep": rep, "json": str(json_path), "run_id": run_id, "stored": note,
                  "elapsed_s": outcome.elapsed_s, "exit": outcome.code, "value": None,
                  "error": None, "blame": []}
@@ -122,8 +125,8 @@ class Runner:
         entry.update(value=got.value, blame=got.blame_if_failed,
                      failing_links=got.failing_links)
         entry["error"] = error or got.error
-        if entry["error"]:
-            entry["value"] = None
+        if entry["error"]:  # the message names what it can (the watchdog: ranks, hosts)
+            entry["value"], entry["blame"] = None, []
         return entry
 
     def _recover(self, check: Check, cs: dict) -> None:

@@ -1,15 +1,18 @@
-"""One [[check]] of a profile checked against the schema (docs/acceptance.md), every mistake
+"""A profile read (load_profile) and each [[check]] of it checked against the schema (docs/acceptance.md), every mistake
 named by file and line."""
 
 from __future__ import annotations
 
 import difflib
+import re
+import tomllib
 from pathlib import Path
 
 from ..component_names import BEFF, BEFF_IO
-from .profile import (ALIASES, CHECK_KEYS, PLACEMENTS, ROW_METRICS, SUMMARY_FIELDS, Check,
-                      Threshold, _unknown, known_programs, metric_unit, program_kind,
-                      split_command)
+from .profile import (ALIASES, CHECK_KEYS, DEFAULT_KEYS, PLACEMENTS, PROFILE_KEYS, RATE_UNITS,
+                      ROW_METRICS, SUMMARY_FIELDS, TOP_KEYS, Check, Profile, ProfileError,
+                      Threshold, _unknown, _Where, known_programs, metric_unit, parse_rate,
+                      program_kind, split_command)
 
 
 def _int(where, keys, label, value, least):
@@ -180,3 +183,59 @@ def _threshold(where, keys, label, value, check: Check, peaks) -> Threshold:
                           + (f" (declared: {', '.join(peaks)})" if peaks else
                              " (the profile declares none)"))
     return Threshold(fraction * peaks[peak], float(fraction), peak, peaks[peak])
+
+
+def load_profile(path: str | Path) -> Profile:
+    """The profile in PATH, checked; ProfileError names the first mistake's file and line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(f"{path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ProfileError(f"{path}:1: not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        where = f"{m.group(1)}" if m else "1"
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        col = f" (column {m.group(2)})" if m else ""
+        raise ProfileError(f"{path}:{where}: TOML syntax: {msg}{col}") from None
+    where = _Where(path, text)
+    _unknown(where, (), data, TOP_KEYS, "profile")
+    head = _table(where, data, "profile")
+    _unknown(where, ("profile",), head, PROFILE_KEYS, "[profile]")
+    for key in PROFILE_KEYS:
+        if key in head and not isinstance(head[key], str):
+            raise where.error(("profile", key), f"[profile] {key}: expected a string")
+    peaks = {}
+    for name, value in _table(where, data, "peaks").items():
+        rate = parse_rate(value)
+        if rate is None:
+            raise where.error(("peaks", name), f"[peaks] {name}: expected a rate such as "
+                              f"\"100 Gbit/s\" or \"12.5 GB/s\" (units: "
+                              f"{', '.join(RATE_UNITS)}), not {value!r}")
+        peaks[name] = rate
+    defaults = _table(where, data, "defaults")
+    _unknown(where, ("defaults",), defaults, DEFAULT_KEYS, "[defaults]")
+    checks = data.get("check")
+    if not isinstance(checks, list) or not checks:
+        raise where.error(("check",), "no [[check]]: a profile lists at least one check")
+    profile = Profile(path, head.get("name") or path.stem, head.get("description", ""), peaks)
+    seen: dict[str, int] = {}
+    for i, table in enumerate(checks):
+        check = parse_check(where, i, {**defaults, **table}, peaks)
+        if check.name in seen:
+            raise where.error(("check", i, "name"), f"check '{check.name}': the name of "
+                              f"check {seen[check.name] + 1} too (names must differ)")
+        seen[check.name] = i
+        profile.checks.append(check)
+    return profile
+
+
+def _table(where: _Where, data: dict, key: str) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise where.error((key,), f"{key}: expected a table [{key}]")
+    return value
