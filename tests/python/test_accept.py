@@ -197,7 +197,7 @@ def test_verdict_margins_and_allowed_failures():
     assert (v.passed, v.measured, v.blame) == (False, 9.0, ["link n1 - n2"])
     assert v.reason == "2 of 3 repetitions failed (1 may fail)"
     assert describe(v).startswith(
-        "FAIL  bandwidth: bandwidth at 1048576 B 9 MB/s; threshold >= 10.62 MB/s (0.85 x link "
+        "FAIL  bandwidth: bandwidth at 1048576 B 9 MB/s; threshold >= 10.625 MB/s (0.85 x link "
         "12.5 MB/s); margin -1.625 MB/s (-15.3%)")
 
 

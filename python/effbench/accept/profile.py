@@ -57,9 +57,9 @@ class Threshold:
 
     def describe(self, unit: str) -> str:
         if self.peak is None:
-            return f"{self.value:.4g} {unit}"
-        return (f"{self.value:.4g} {unit} ({self.fraction:.4g} x {self.peak} "
-                f"{self.peak_value:.4g} {unit})")
+            return f"{self.value:.6g} {unit}"
+        return (f"{self.value:.6g} {unit} ({self.fraction:.6g} x {self.peak} "
+                f"{self.peak_value:.6g} {unit})")
 
 
 @dataclass
