@@ -365,8 +365,9 @@ def test_runner_budget_crash_and_the_next_check(fake):
                                  budget=1)
                     + check_toml("hang", "--fake-hang")
                     + check_toml("short", "--fake-value 80"))
-    r = subprocess.run(accept_cmd(fake, profile, "--junit", str(fake / "j.xml")),
-                       capture_output=True, text=True, timeout=120)
+    r = subprocess.run(accept_cmd(fake, profile, "--junit", str(fake / "j.xml"), "--report",
+                                  str(fake / "report")), capture_output=True, text=True,
+                       timeout=120)
     assert r.returncode == 1, r.stderr
     lines = r.stdout.splitlines()
     verdicts = [ln for ln in lines if ln.startswith(("PASS", "FAIL"))]
@@ -386,6 +387,12 @@ def test_runner_budget_crash_and_the_next_check(fake):
     assert [x["status"] for x in runs] == ["ok", "terminated", "timeout", "ok"]
     suite = list(junitparser.JUnitXml.fromfile(str(fake / "j.xml")))[0]
     assert (suite.tests, suite.failures) == (4, 3)
+    page = (fake / "report" / "index.html").read_text()
+    assert "<h2>Acceptance: FAIL (3 of 4 checks failed)</h2>" in page
+    assert "<td>-30 us (-60.0%)</td><td>1 of 1 repetitions failed (0 may fail)</td>" \
+        "<td>link n1 - n2</td>" in page
+    for name in ("pass", "slow", "hang", "short"):  # each check's last run
+        assert f"<h2>{name}, repetition 1</h2>" in page
 
 
 def test_stop_and_resume(fake):
