@@ -446,3 +446,22 @@ def test_a_bad_profile_exits_2_naming_the_line(fake):
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.toml")))
 def test_the_example_profiles_load(example):
     assert load_profile(EXAMPLES / example).checks
+
+
+def test_launch_words_for_srun_and_mpirun(tmp_path):
+    from effbench.accept import launch
+    _, bw = checks()
+    bw.expect_placement, bw.row_timeout = "different-nodes", 30.0
+    prog = tmp_path / "osu_bw"
+    prog.write_bytes(b"\x7fELF ... --expect-placement ...")
+    assert launch.command(bw, "srun", None, str(prog), tmp_path / "x.jsonl") == [
+        "srun", "-n", "2", "-N", "2", "--ntasks-per-node", "1", "-w", "n1,n2", "--mpi=pmix",
+        "--kill-on-bad-exit=1", str(prog), "-m", "1048576:1048576",
+        "--expect-placement", "different-nodes", "--row-timeout", "30",
+        "--json", str(tmp_path / "x.jsonl")]
+    old = tmp_path / "old_osu_bw"  # a program without the option is not given it
+    old.write_bytes(b"\x7fELF ... --row-timeout ...")
+    assert launch.command(bw, "mpirun", "mpiexec.openmpi", str(old), tmp_path / "x.jsonl") == [
+        "mpiexec.openmpi", "-n", "2", "--host", "n1:1,n2:1", "--map-by", "ppr:1:node",
+        str(old), "-m", "1048576:1048576", "--row-timeout", "30", "--json",
+        str(tmp_path / "x.jsonl")]

@@ -52,12 +52,12 @@ _OPTIONS: dict[tuple[str, str], bool] = {}
 
 
 def takes_option(binary: str, option: str) -> bool:
-    """Whether the executable knows OPTION (its text names it): `--expect-placement` is passed
-    only to programs that have it."""
+    """Whether the executable knows OPTION (its text names it, with or without the dashes of
+    an option table): `--expect-placement` is passed only to programs that have it."""
     key = (binary, option)
     if key not in _OPTIONS:
         try:
-            _OPTIONS[key] = option.encode() in Path(binary).read_bytes()
+            _OPTIONS[key] = option.lstrip("-").encode() in Path(binary).read_bytes()
         except OSError:
             _OPTIONS[key] = False
     return _OPTIONS[key]
