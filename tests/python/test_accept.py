@@ -84,7 +84,7 @@ def test_a_good_profile():
     assert (lat.line, bw.line) == (10, 18)
 
 
-def load_profile_text(text, tmp=Path("/tmp")):
+def load_profile_text(text):
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         return load_profile(write(Path(d), text))
