@@ -277,6 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .groups_cli import add_parsers
     add_parsers(sub, DB_HELP)
     _nodes_command(sub)
+    _accept_command(sub)
     _web_commands(sub)
     return p
 
@@ -400,6 +401,33 @@ def _nodes_command(sub) -> None:
     s.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                    help="effbench nodes options after --, e.g. -- --bytes 1048576")
     s.set_defaults(func=cmd_nodes)
+
+
+def cmd_accept(args) -> int:
+    from .accept.runner import accept
+    return accept(args)
+
+
+def _accept_command(sub) -> None:
+    """accept: an acceptance profile's checks run and judged (docs/acceptance.md)."""
+    s = sub.add_parser("accept", help="run an acceptance profile's checks and write the verdict "
+                       "(exit 0 only when every check passes; docs/acceptance.md)")
+    s.add_argument("profile", metavar="PROFILE", help="the profile, a TOML file")
+    s.add_argument("--junit", default=None, metavar="FILE", help="also write the verdict as "
+                   "JUnit XML")
+    s.add_argument("--report", default=None, metavar="DIR", help="also write an HTML report "
+                   "with the verdict")
+    s.add_argument("--output", default=None, metavar="DIR", help="the runs' files, the state "
+                   "and verdict.txt (default: accept-<profile name>)")
+    s.add_argument("--resume", action="store_true", help="continue the stopped run of the "
+                   "profile whose state is in --output DIR")
+    s.add_argument("--launcher", choices=["srun", "mpirun"], default=None,
+                   help="srun or mpirun (default: srun inside a Slurm allocation, else mpirun)")
+    s.add_argument("--mpiexec", default=None, help="the launcher's command")
+    s.add_argument("--effbench", default=None, help="effbench executable; the programs are "
+                   "taken from its directory (default: $EFFBENCH, else PATH)")
+    s.add_argument("--db", help=DB_HELP)
+    s.set_defaults(func=cmd_accept)
 
 
 def _web_commands(sub) -> None:

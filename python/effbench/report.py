@@ -314,15 +314,16 @@ def _figure_html(fid: str, fig: Figure) -> list[str]:
 
 
 def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[Figure],
-               histories: list[HistorySection] = ()) -> None:
-    """The page: each run's facts, then the figures (runs overlaid where they measured the
-    same thing), then the history of each stored run's series."""
+               histories: list[HistorySection] = (), preface: str = "") -> None:
+    """The page: PREFACE (HTML: an acceptance verdict), each run's facts, then the figures
+    (runs overlaid where they measured the same thing), then the history of each stored run's
+    series."""
     from plotly.offline import get_plotlyjs
 
     (path.parent / "plotly.min.js").write_text(get_plotlyjs(), encoding="utf-8")
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>effbench report</title>",
              "<script src='plotly.min.js'></script>", f"<style>{STYLE}</style></head><body>",
-             "<h1>effbench report</h1>"]
+             "<h1>effbench report</h1>", preface]
     n = 0
     for label, run in runs:
         parts.append(_run_header(label, run))
@@ -355,12 +356,13 @@ for (const div of document.querySelectorAll('.effbench-plot')) {
 
 
 def write_report(runs: list[tuple[str, ParsedRun]], outdir: Path, static: bool = True,
-                 histories: list[HistorySection] = ()) -> Path:
-    """HISTORIES: the series plots of the runs that are stored (report_history)."""
+                 histories: list[HistorySection] = (), preface: str = "") -> Path:
+    """HISTORIES: the series plots of the runs that are stored (report_history); PREFACE:
+    HTML put before the runs (the acceptance verdict, effbench/accept/html.py)."""
     outdir.mkdir(parents=True, exist_ok=True)
     figures = overlay([(label, build_figures(label, run)) for label, run in runs])
     index = outdir / "index.html"
-    write_html(index, runs, figures, histories)
+    write_html(index, runs, figures, histories, preface)
     if static:
         write_static(outdir, figures + [f for s in histories for f in s.figures])
         for label, run in runs:

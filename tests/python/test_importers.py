@@ -464,3 +464,19 @@ def test_imb_mpi4(samples):
     pure = by_bench(p, "Allreduce_persist_pure", bytes=4)[0]
     assert (pure["repetitions"], pure["t_min_us"], pure["t_max_us"], pure["t_avg_us"]) == \
         (20, 22.63, 17387.51, 8705.07)
+
+
+@pytest.mark.parametrize("status", ["ok", "error", "timeout", "terminated"])
+def test_jsonl_end_statuses_effbench_writes(tmp_path, status):
+    """docs/json-lines.md, `end`: the watchdog writes "timeout", SIGTERM "terminated"; such a
+    run is stored (effbench-results accept stores every launch, cut ones too)."""
+    run = {"type": "run", "schema": 1, "tool": "effbench", "version": "0.1.0",
+           "component": "osu", "procs": 2, "check": False, "options": {}}
+    end = {"type": "end", "schema": 1, "status": status, "message": None}
+    path = tmp_path / "r.jsonl"
+    path.write_text(json.dumps(run) + "\n" + json.dumps(end) + "\n")
+    assert parse_file(path, "jsonl").end["status"] == status
+    path.write_text(json.dumps(run) + "\n" + json.dumps({**end, "status": "crashed"}) + "\n")
+    with pytest.raises(FormatError, match=r"r\.jsonl:2: field 'status' must be \"ok\", "
+                       r"\"error\", \"timeout\", \"terminated\", not 'crashed'"):
+        parse_file(path, "jsonl")

@@ -98,9 +98,13 @@ def check_resume(path, lineno, rec: dict[str, Any]) -> None:
                 required=False)
 
 
+END_STATUSES = ("ok", "error", "timeout", "terminated")
+
+
 def check_end(path, lineno, rec: dict[str, Any]) -> None:
-    _check_type(path, lineno, rec, "status", lambda v: v in ("ok", "error"),
-                "\"ok\" or \"error\"")
+    # docs/json-lines.md, `end`: the watchdog writes "timeout", SIGTERM/SIGINT "terminated"
+    _check_type(path, lineno, rec, "status", lambda v: v in END_STATUSES,
+                ", ".join(f'"{s}"' for s in END_STATUSES))
     _check_type(path, lineno, rec, "message", _is_str, "a string", required=False,
                 nullable=True)
     _check_type(path, lineno, rec, "elapsed_s", is_number, "a number", required=False,
