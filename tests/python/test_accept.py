@@ -266,6 +266,20 @@ def test_placement_from_the_run_record():
         "ranks not where asked (different-nodes): rank 0 on n1, rank 1 on n1"
     lat.expect_placement = "same-node"
     assert placement_problem(lat, run_record("n1", "n1")) is None
+    # the sockets: the run record's per-rank lists (docs/placement.md)
+    run = run_record("n1", "n1")
+    for place, sockets in zip(run["placement"], ([0], [1])):
+        place["sockets"] = sockets
+    lat.expect_placement = "different-sockets"
+    assert placement_problem(lat, run) is None
+    lat.expect_placement = "same-socket"
+    assert placement_problem(lat, run) == ("ranks not where asked (same-socket): rank 0 on n1 "
+                                           "sockets [0], rank 1 on n1 sockets [1]")
+    run["placement"][1]["sockets"] = [0, 1]  # not bound: on no one socket
+    lat.expect_placement = "different-sockets"
+    assert placement_problem(lat, run).startswith("ranks not where asked (different-sockets)")
+    del run["placement"][0]["sockets"]  # a record that does not say: no verdict from it
+    assert placement_problem(lat, run) is None
 
 
 # --- JUnit XML, read back by a JUnit parser -----------------------------------------------

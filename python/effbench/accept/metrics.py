@@ -142,12 +142,20 @@ def placement_problem(check: Check, run: dict) -> str | None:
             said = ", ".join(f"rank {p.get('rank')} on {p.get('host')}" for p in places[:8])
             return f"ranks not where asked ({where}): {said}"
         return None
-    sockets = [(p.get("host"), p.get("socket")) for p in places]
-    if any(s is None for _, s in sockets):
+    # the run record's per-rank `sockets` lists (docs/placement.md): a rank is on one socket
+    # only when its list has one element; the socket checks ask for one host as well
+    lists = [p.get("sockets") for p in places]
+    if any(not isinstance(x, list) or not x for x in lists):
         return None  # the record does not say the sockets
-    same = len(set(sockets)) == 1
-    if (where == "same-socket") != same:
-        said = ", ".join(f"rank {p.get('rank')} on {p.get('host')} socket {p.get('socket')}"
+    hosts = {p.get("host") for p in places}
+    single = [x[0] if len(x) == 1 else None for x in lists]
+    keys = [(p.get("host"), s) for p, s in zip(places, single)]
+    if where == "same-socket":
+        ok = len(hosts) == 1 and None not in single and len(set(keys)) == 1
+    else:
+        ok = len(hosts) == 1 and None not in single and len(set(keys)) == len(keys)
+    if not ok:
+        said = ", ".join(f"rank {p.get('rank')} on {p.get('host')} sockets {p.get('sockets')}"
                          for p in places[:8])
         return f"ranks not where asked ({where}): {said}"
     return None
