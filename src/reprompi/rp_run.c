@@ -182,7 +182,8 @@ static void run_job(rp_state *r, const rp_job *jb, int rank)
         long mine = rp_call_check(b);
         MPI_Reduce(&mine, &defects, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     }
-    if (o->verbose && r->out) /* -v prints the times, not the run-times */
+    /* -v prints the times, not the run-times, where the repetitions go (every rank) */
+    if (o->verbose && (o->output_file || !o->summary))
         rp_print_verbose(r->out, o, &r->sync, jb, t0, t1);
     rp_runtimes(o, &r->sync, t0, t1, jb->nrep, rt, codes);
     if (rank == 0) {
