@@ -218,7 +218,8 @@ IDENTITY_FIELDS = {
             "receiver_processes", "sender_threads", "receiver_threads", "accelerator", "buffers"),
     MT: ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
     # ReproMPI: how processes were synchronised and times formed, the data (docs/reprompi.md)
-    REPROMPI: ("proc_sync", "clock_sync", "runtime_type", "datatype", "operation", "root"),
+    REPROMPI: ("proc_sync", "clock_sync", "runtime_type", "datatype", "operation", "root",
+               "mockup"),
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

@@ -11,12 +11,14 @@
 #define EB_RP_H
 
 #include "core/clock.h"
+#include "core/mockups.h"
 
 #include <mpi.h>
 #include <stdio.h>
 
 #define RP_PROGRAM "mpibenchmark"
 #define RP_METHODOLOGY "reprompi"
+#define RP_MAX_CALLS 32 /* at least the call table's length (rp_calls.c) */
 
 /* Process synchronisation (--proc-sync): ReproMPI's names. */
 typedef enum {
@@ -69,6 +71,8 @@ typedef struct {
     rp_runtime runtime;
     double window_s, wait_s;
     int clock_rounds;     /* ping-pongs per rank for a clock synchronisation */
+    /* --module=COLL=alg:NAME (PGMPI's): the call measured as a mock-up (core/mockups.h) */
+    const eb_mockup *module[RP_MAX_CALLS];
     const char *json;
     int check;
     int help;

@@ -48,6 +48,7 @@ static const rp_call CALLS[] = {
     {"Send_Irecv", K_PP_SEND_IRECV, 0, 0, 0},
 };
 #define NCALLS ((int)(sizeof CALLS / sizeof *CALLS))
+_Static_assert(sizeof CALLS / sizeof *CALLS <= RP_MAX_CALLS, "rp_options.module holds a slot per call");
 #define RP_TAG 1 /* ReproMPI's ping-pong tag */
 
 struct rp_bufs {
@@ -61,6 +62,8 @@ struct rp_bufs {
     int *rcounts;
     eb_coll_args a;
     const rp_options *o;
+    const eb_mockup *mock; /* --module's mock-up of the call, or NULL */
+    eb_mockup_args ma;
 };
 
 int rp_call_count(void) { return NCALLS; }
@@ -99,6 +102,9 @@ rp_bufs *rp_bufs_make(int call, long count, const rp_options *o, MPI_Comm comm)
     b->a = (eb_coll_args){.sbuf = b->s, .rbuf = bcast ? b->s : b->r, .count = count,
                           .type = o->type, .op = o->op, .rcounts = b->rcounts,
                           .root = o->root, .input = b->s};
+    b->mock = o->module[call];
+    b->ma = (eb_mockup_args){.sbuf = b->s, .rbuf = bcast ? b->s : b->r, .count = (int)count,
+                             .type = o->type, .op = o->op, .root = o->root};
     return b;
 }
 
@@ -152,6 +158,10 @@ static void pingpong(rp_bufs *b)
 
 void rp_call_run(rp_bufs *b)
 {
+    if (b->mock) {
+        b->mock->run(&b->ma, b->comm);
+        return;
+    }
     switch (b->c->kind) {
     case K_COLL:
         eb_coll_forms_of(b->c->call)->call(&b->a, b->comm);

@@ -46,6 +46,11 @@ void rp_usage(FILE *f)
             "--wait-time=<wait>", "wait before the first window in microseconds (default: 1 ms)",
             "--runtime-type=<type>", "local (default: max over the processes' times), global "
             "(max end - min start on the global clock)");
+    fprintf(f, "\nPGMPI's guideline mock-ups (measured under the call's name):\n%-40s %s\n",
+            "--module=<coll>=alg:<mockup>", "e.g. --module=allreduce=alg:allreduce_as_reduce_bcast");
+    for (int k = 0; k < eb_mockup_count(); k++)
+        fprintf(f, "%-40s %s\n", k == 0 || strcmp(eb_mockup_at(k)->coll, eb_mockup_at(k - 1)->coll)
+                ? eb_mockup_at(k)->coll : "", eb_mockup_at(k)->name);
     fprintf(f,
             "\nSpecific options for the benchmark execution:\n"
             "%-40s %s\n%-40s %s\n"

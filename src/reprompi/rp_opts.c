@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const rp_summary_names[RP_NSUM] = {"mean", "median", "min", "max", "var", "stddev"};
 
@@ -200,6 +201,36 @@ static int name_of(const char *opt, const char *val, int isop, rp_options *o, ch
                   isop ? "MPI operation" : "MPI datatype", val);
 }
 
+/* --module=COLL=alg:NAME: PGMPI's way to measure COLL (allreduce, bcast, ...,
+ * reduce_scatter_block) as one of its mock-ups; alg:default undoes it. */
+static int module(rp_options *o, const char *val, char *err, size_t errlen)
+{
+    const char *eq = strstr(val, "=alg:");
+    char call[64] = "MPI_";
+    if (!eq || eq == val || (size_t)(eq - val) > sizeof call - 5)
+        return eb_err(err, errlen, "--module: '%s' is not COLL=alg:NAME (e.g. "
+                      "allreduce=alg:allreduce_as_reduce_bcast)", val);
+    memcpy(call + 4, val, (size_t)(eq - val));
+    call[4 + (eq - val)] = '\0';
+    int c = -1;
+    for (int k = 0; k < rp_call_count(); k++)
+        if (!strcasecmp(call, rp_call_name(k)))
+            c = k;
+    const char *alg = eq + 5;
+    if (c < 0)
+        return eb_err(err, errlen, "--module: unknown collective '%.*s'", (int)(eq - val), val);
+    if (!strcmp(alg, "default")) {
+        o->module[c] = NULL;
+        return 0;
+    }
+    const eb_mockup *m = eb_mockup_find(alg);
+    if (!m || strcmp(m->coll, rp_call_name(c)))
+        return eb_err(err, errlen, "--module: '%s' is not a mock-up of %s (docs/reprompi.md "
+                      "lists them)", alg, rp_call_name(c));
+    o->module[c] = m;
+    return 0;
+}
+
 /* One long option NAME with value VAL (NULL: none given). */
 static int long_option(rp_options *o, const char *name, const char *val, int procs, char *err,
                        size_t errlen)
@@ -295,6 +326,8 @@ static int long_option(rp_options *o, const char *name, const char *val, int pro
     }
     if (!strcmp(name, "clock-sync"))
         return clock_sync(o, val, err, errlen);
+    if (!strcmp(name, "module"))
+        return module(o, val, err, errlen);
     return eb_err(err, errlen, "unknown option '--%s' (see -h)", name);
 }
 

@@ -96,6 +96,11 @@ static void rp_record(void *state, eb_run *run)
     eb_run_opt_num(run, "window_us", o->window_s * 1e6, EB_DECIDES);
     eb_run_opt_num(run, "wait_time_us", o->wait_s * 1e6, EB_DECIDES);
     eb_run_opt_bool(run, "shuffle_jobs", o->shuffle, EB_INFO);
+    eb_json *mods = eb_run_opt_array(run, "modules", EB_DECIDES);
+    for (int c = 0; c < rp_call_count(); c++)
+        if (o->module[c])
+            eb_json_str(mods, NULL, o->module[c]->name);
+    eb_json_close(mods);
     eb_run_opt_int(run, "planned_rows", ((rp_state *)state)->jobs.njobs, EB_INFO);
 }
 
@@ -146,6 +151,7 @@ static void result_record(const rp_state *r, const rp_job *jb, long valid, const
     eb_json_str(&j, "datatype", o->type_name);
     eb_json_str(&j, "operation", o->op_name);
     eb_json_int(&j, "root", o->root);
+    eb_json_str(&j, "mockup", o->module[jb->call] ? o->module[jb->call]->name : NULL);
     eb_json_num(&j, "clock_sync_s", r->sync.synced ? r->sync.sync_s : NAN);
     eb_json_num(&j, "clock_error_us", r->sync.synced ? r->sync.clock.error * 1e6 : NAN);
     eb_jsonl_emit(&j);
@@ -238,6 +244,7 @@ static void rp_release(void *state)
 {
     rp_state *r = state;
     rp_sync_free(&r->sync);
+    eb_mockup_release();
     rp_jobs_free(&r->jobs);
     rp_options_free(&r->o);
 }

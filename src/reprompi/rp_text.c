@@ -45,6 +45,9 @@ void rp_print_settings(FILE *f, const rp_options *o, int procs)
             rp_proc_sync_name(o->proc_sync));
     if (o->proc_sync == RP_SYNC_WINDOW)
         fprintf(f, "#@window_s=%.10f\n#@wait_time_s=%.10f\n", o->window_s, o->wait_s);
+    for (int c = 0; c < rp_call_count(); c++) /* effbench's: the mock-ups measured */
+        if (o->module[c])
+            fprintf(f, "#@pgmpi_module=%s:%s\n", rp_call_name(c), o->module[c]->name);
     fprintf(f, "#@runtime_type=%s\n", o->runtime == RP_RUNTIME_GLOBAL ? "global" : "local");
     if (o->nrep > 0)
         fprintf(f, "#@nrep=%ld\n", o->nrep);

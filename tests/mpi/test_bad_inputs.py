@@ -172,6 +172,9 @@ CASES = [
     (["mpibenchmark", "--input-file={rp_jobs}"], "{rp_jobs}:2: unknown MPI call 'MPI_Bcst'"),
     (["mpibenchmark", "--calls-list=MPI_Bcast", "--msizes-list=8", "--nrep=2", "--params=p1"],
      "--params: 'p1' is not key:value"),
+    (["mpibenchmark", "--calls-list=MPI_Bcast", "--msizes-list=8", "--nrep=2",
+      "--module=bcast=alg:allreduce_as_reduce_bcast"],
+     "--module: 'allreduce_as_reduce_bcast' is not a mock-up of MPI_Bcast (docs/reprompi.md lists them)"),
 ]
 
 

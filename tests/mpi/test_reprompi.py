@@ -1,6 +1,7 @@
 """effbench's mpibenchmark against real ReproMPI's (bench/reprompi-samples, made from ReproMPI
 d40429c, docs/reprompi.md): the same command line prints the same text, numbers masked; its
 JSON records and -check."""
+import functools
 import shlex
 
 import pytest
@@ -104,3 +105,47 @@ def test_window_codes_are_never_timed(tmp_path):
     assert int(row[2]) == 6 and int(row[3]) == x["valid_repetitions"]
     assert x["missed_windows"] == 6 - x["valid_repetitions"] > 0
     assert sum(x["error_codes"].values()) == x["missed_windows"]
+
+
+@functools.cache
+def mockups():
+    """PGMPI's mock-ups as -h lists them: {collective: [names]}."""
+    r = run(1, "mpibenchmark", "-h", timeout=60)
+    assert r.returncode == 0, r
+    lines = r.stdout.split("PGMPI's guideline mock-ups")[1].split("Specific options")[0]
+    out, coll = {}, None
+    for line in lines.splitlines()[2:]:
+        words = line.split()
+        if len(words) == 2:
+            coll = words[0]
+        if words:
+            out.setdefault(coll, []).append(words[-1])
+    return out
+
+
+def test_the_mockups_are_pgmpis():
+    MOCKUPS = mockups()
+    assert MOCKUPS["MPI_Allreduce"] == ["allreduce_as_reduce_bcast",
+                                        "allreduce_as_reducescatterblock_allgather",
+                                        "allreduce_as_reducescatter_allgatherv"]
+    assert "bcast_as_scatter_allgather" in MOCKUPS["MPI_Bcast"]
+    assert MOCKUPS["MPI_Scan"] == ["scan_as_exscan_reducelocal"]
+    assert sum(map(len, MOCKUPS.values())) == 23
+
+
+# Run k measures the k-th mock-up of every collective that has one.
+@pytest.mark.parametrize("k", matrix_beyond_first(range(4), lambda k: k > 0))
+def test_mockups_compute_their_collective(k, tmp_path):
+    """Every mock-up passes -check at 3 processes (blocks that do not divide), root 1, MPI_INT
+    sums, two sizes; its records name it."""
+    chosen = {c: names[k] for c, names in mockups().items() if k < len(names)}
+    mods = [f"--module={c[4:].lower()}=alg:{n}" for c, n in chosen.items()]
+    out = tmp_path / "m.jsonl"
+    r = run(3, "mpibenchmark", "--calls-list=" + ",".join(chosen), "--msizes-list=8,20",
+            "--nrep=2", "--datatype=MPI_INT", "--operation=MPI_SUM", "--root-proc=1",
+            "--summary=mean", "-check", "--json", out, *mods, timeout=120)
+    assert r.returncode == 0, r
+    results = [x for x in read_jsonl(out) if x["type"] == "result"]
+    assert len(results) == 2 * len(chosen)
+    for x in results:
+        assert x["mockup"] == chosen[x["benchmark"]] and x["defects"] == 0, x
