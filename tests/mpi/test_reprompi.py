@@ -149,3 +149,14 @@ def test_mockups_compute_their_collective(k, tmp_path):
     assert len(results) == 2 * len(chosen)
     for x in results:
         assert x["mockup"] == chosen[x["benchmark"]] and x["defects"] == 0, x
+
+
+@pytest.mark.parametrize("call", matrix_beyond_first(
+    ["MPI_Allreduce", "MPI_Bcast", "MPI_Alltoall", "Send_Recv"], lambda c: c != "MPI_Allreduce"))
+def test_check_finds_a_flipped_byte(call, tmp_path):
+    """tests/pmpi/corrupt.c flips one byte of the last buffer rank 0 receives (the checked
+    call, after the timed ones): -check counts it in that job's record, not in the clean run."""
+    from test_corruption import flip_is_reported
+    args = [f"--calls-list={call}", "--msizes-list=8", "--nrep=2", "--root-proc=1",
+            "--pingpong-ranks=0,1", "--summary=mean", "-check"]
+    flip_is_reported(tmp_path, "mpibenchmark", args, lambda rows: 0)
