@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "reprompi/rp.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -153,9 +154,17 @@ void rp_make_jobs(const rp_options *o, rp_jobs *j)
                                                .nrep = o->nrep};
     }
     MPI_Type_size(o->type, &tsize);
+    int procs;
+    MPI_Comm_size(MPI_COMM_WORLD, &procs);
     for (int k = 0; k < j->njobs; k++) {
         rp_job *jb = &j->jobs[k];
         jb->count = jb->msize / tsize;
+        if (jb->count > INT_MAX / procs) { /* a buffer of P blocks must count in an int */
+            snprintf(err, sizeof err, "Message size %ld for %s: %ld elements on %d processes "
+                     "pass the int counts ReproMPI's calls take", jb->msize,
+                     rp_call_name(jb->call), jb->count, procs);
+            eb_exit_all(EB_EXIT_USAGE, err);
+        }
         if (jb->count * tsize != jb->msize) {
             snprintf(err, sizeof err, "Message size %ld for %s is not a multiple of the datatype "
                      "size (%d)", jb->msize, rp_call_name(jb->call), tsize);
