@@ -5,6 +5,7 @@
  * and is kept between calls, so a timed call allocates nothing. */
 #include "core/error.h"
 #include "core/mockups.h"
+#include "core/mockups_node.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@ void eb_mockup_release(void)
         vec_p[k] = NULL;
         vec_n[k] = 0;
     }
+    eb_mockup_node_release();
 }
 
 typedef struct {
@@ -317,7 +319,7 @@ static void scatter_as_scatterv(const eb_mockup_args *a, MPI_Comm comm)
     MPI_Scatterv(a->sbuf, n, d, a->type, a->rbuf, a->count, a->type, a->root, comm);
 }
 
-#define M(coll, fn) {coll, #fn, fn}
+#define M(coll, fn) {coll, #fn, fn, 0}
 static const eb_mockup MOCKUPS[] = {
     M("MPI_Allgather", allgather_as_allgatherv),
     M("MPI_Allgather", allgather_as_allreduce),
@@ -345,13 +347,15 @@ static const eb_mockup MOCKUPS[] = {
 };
 #undef M
 
-int eb_mockup_count(void) { return (int)(sizeof MOCKUPS / sizeof *MOCKUPS); }
-const eb_mockup *eb_mockup_at(int i) { return &MOCKUPS[i]; }
+#define NPLAIN ((int)(sizeof MOCKUPS / sizeof *MOCKUPS))
+
+int eb_mockup_count(void) { return NPLAIN + eb_mockup_node_count(); }
+const eb_mockup *eb_mockup_at(int i) { return i < NPLAIN ? &MOCKUPS[i] : eb_mockup_node_at(i - NPLAIN); }
 
 const eb_mockup *eb_mockup_find(const char *name)
 {
     for (int i = 0; i < eb_mockup_count(); i++)
-        if (!strcmp(MOCKUPS[i].name, name))
-            return &MOCKUPS[i];
+        if (!strcmp(eb_mockup_at(i)->name, name))
+            return eb_mockup_at(i);
     return NULL;
 }

@@ -9,31 +9,15 @@
 #ifndef EB_MOCKUPS_H
 #define EB_MOCKUPS_H
 
-#include <mpi.h>
+#include "core/mockup_types.h"
 
-/* One call's arguments, as the collective's: count elements per block (a
- * rank's part of a gather, scatter, all-to-all or reduce-scatter).  Bcast:
- * `rbuf` is every rank's buffer.  Scratch space is the mock-up's own. */
-typedef struct {
-    const void *sbuf;
-    void *rbuf;
-    int count;
-    MPI_Datatype type;
-    MPI_Op op;
-    int root;
-} eb_mockup_args;
-
-typedef struct {
-    const char *coll;  /* the collective it stands for: "MPI_Allreduce" */
-    const char *name;  /* PGMPI's name: "allreduce_as_reduce_bcast" */
-    void (*run)(const eb_mockup_args *a, MPI_Comm comm);
-} eb_mockup;
+#include <stddef.h>
 
 int eb_mockup_count(void);
 const eb_mockup *eb_mockup_at(int i);
 /* By PGMPI's name; NULL if none. */
 const eb_mockup *eb_mockup_find(const char *name);
-/* Free the scratch space (after the last call). */
+/* Free the scratch space and the node communicators (after the last call). */
 void eb_mockup_release(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include "core/component_run.h"
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/mockups_node.h"
 #include "core/registry.h"
 #include "core/sysinfo.h"
 #include "reprompi/rp.h"
@@ -70,6 +71,17 @@ static void rp_plan(void *state, eb_run *run)
         eb_exit_all(EB_EXIT_USAGE, "--output-file: cannot open the file for writing");
     eb_guard_plan_rows(r->jobs.njobs);
     rp_sync_init(&r->sync, &r->o);
+    /* the node-aware mock-ups' communicators, made before any timing */
+    int any = 0, lane = 0;
+    for (int c = 0; c < rp_call_count(); c++)
+        if (r->o.module[c]) {
+            any = 1;
+            if (r->o.module[c]->regular_nodes)
+                lane = 1;
+        }
+    if (any && !eb_mockup_nodes_regular(MPI_COMM_WORLD) && lane)
+        eb_exit_all(EB_EXIT_USAGE, "--module: the Lane mock-ups need the same number of "
+                    "processes on every node");
 }
 
 static void rp_record(void *state, eb_run *run)

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from effb import ROOT, matrix_beyond_first, read_jsonl, run
+from effb import BUILD, ROOT, matrix_beyond_first, read_jsonl, run
 from osu_helpers import mask_numbers
 
 SAMPLES = ROOT / "bench" / "reprompi-samples"
@@ -127,14 +127,16 @@ def test_the_mockups_are_pgmpis():
     MOCKUPS = mockups()
     assert MOCKUPS["MPI_Allreduce"] == ["allreduce_as_reduce_bcast",
                                         "allreduce_as_reducescatterblock_allgather",
-                                        "allreduce_as_reducescatter_allgatherv"]
-    assert "bcast_as_scatter_allgather" in MOCKUPS["MPI_Bcast"]
+                                        "allreduce_as_reducescatter_allgatherv",
+                                        "allreduce_as_allreduce_lane",
+                                        "allreduce_as_allreduce_hier"]
+    assert MOCKUPS["MPI_Bcast"][-2:] == ["bcast_as_bcast_lane", "bcast_as_bcast_hier"]
     assert MOCKUPS["MPI_Scan"] == ["scan_as_exscan_reducelocal"]
-    assert sum(map(len, MOCKUPS.values())) == 23
+    assert sum(map(len, MOCKUPS.values())) == 27
 
 
 # Run k measures the k-th mock-up of every collective that has one.
-@pytest.mark.parametrize("k", matrix_beyond_first(range(4), lambda k: k > 0))
+@pytest.mark.parametrize("k", matrix_beyond_first(range(5), lambda k: k > 0))
 def test_mockups_compute_their_collective(k, tmp_path):
     """Every mock-up passes -check at 3 processes (blocks that do not divide), root 1, MPI_INT
     sums, two sizes; its records name it."""
@@ -160,3 +162,31 @@ def test_check_finds_a_flipped_byte(call, tmp_path):
     args = [f"--calls-list={call}", "--msizes-list=8", "--nrep=2", "--root-proc=1",
             "--pingpong-ranks=0,1", "--summary=mean", "-check"]
     flip_is_reported(tmp_path, "mpibenchmark", args, lambda rows: 0)
+
+
+@pytest.mark.parametrize("node_of", matrix_beyond_first(["0,0,1,1", "0,1,0,1"],
+                                                        lambda n: n != "0,0,1,1"))
+def test_node_aware_mockups_on_two_nodes(node_of, tmp_path):
+    """Lane and Hier on 4 ranks that tests/pmpi/nodes.c places on two nodes (in blocks, or
+    alternating): -check finds no defect, whichever rank is the root."""
+    env = {"LD_PRELOAD": str(BUILD / "libeb_nodes.so"), "EFFBENCH_NODE_OF": node_of}
+    for mods in (["--module=allreduce=alg:allreduce_as_allreduce_lane",
+                  "--module=bcast=alg:bcast_as_bcast_hier"],
+                 ["--module=allreduce=alg:allreduce_as_allreduce_hier",
+                  "--module=bcast=alg:bcast_as_bcast_lane"]):
+        out = tmp_path / "n.jsonl"
+        r = run(4, "mpibenchmark", "--calls-list=MPI_Allreduce,MPI_Bcast", "--msizes-list=8,20",
+                "--nrep=2", "--datatype=MPI_INT", "--operation=MPI_SUM", "--root-proc=3",
+                "--summary=mean", "-check", "--json", out, *mods, extra_env=env, timeout=120)
+        assert r.returncode == 0, r
+        results = [x for x in read_jsonl(out) if x["type"] == "result"]
+        assert len(results) == 4 and all(x["defects"] == 0 for x in results), results
+
+
+def test_lane_needs_regular_nodes():
+    env = {"LD_PRELOAD": str(BUILD / "libeb_nodes.so"), "EFFBENCH_NODE_OF": "0,0,1"}
+    r = run(3, "mpibenchmark", "--calls-list=MPI_Bcast", "--msizes-list=8", "--nrep=2",
+            "--module=bcast=alg:bcast_as_bcast_lane", extra_env=env, timeout=60)
+    assert r.returncode == 2, r
+    assert ("effbench: error: --module: the Lane mock-ups need the same number of processes "
+            "on every node") in r.stderr, r
