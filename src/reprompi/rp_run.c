@@ -188,7 +188,13 @@ static void run_job(rp_state *r, const rp_job *jb, int rank)
     char what[160];
     snprintf(what, sizeof what, "%s, %ld bytes, %ld repetitions", rp_call_name(jb->call),
              jb->msize, jb->nrep);
-    eb_guard_row(what, 0, MPI_COMM_WORLD);
+    /* the guard's estimate (its default deadline is 20 times it, at least 120 s; --row-timeout
+     * sets one): a generous bound, the window per repetition or 10 us plus P blocks at 100 MB/s */
+    int procs;
+    MPI_Comm_size(MPI_COMM_WORLD, &procs);
+    double per_rep = (o->proc_sync == RP_SYNC_WINDOW ? o->window_s : 1e-5) +
+                     (double)jb->msize * procs / 1e8;
+    eb_guard_row(what, o->wait_s + per_rep * (double)jb->nrep, MPI_COMM_WORLD);
     size_t n = (size_t)jb->nrep + 1;
     double *t0 = eb_calloc(n, sizeof *t0), *t1 = eb_calloc(n, sizeof *t1);
     double *rt = eb_calloc(n, sizeof *rt);
