@@ -132,11 +132,12 @@ def test_the_mockups_are_pgmpis():
                                         "allreduce_as_allreduce_hier"]
     assert MOCKUPS["MPI_Bcast"][-2:] == ["bcast_as_bcast_lane", "bcast_as_bcast_hier"]
     assert MOCKUPS["MPI_Scan"] == ["scan_as_exscan_reducelocal"]
-    assert sum(map(len, MOCKUPS.values())) == 27
+    assert MOCKUPS["MPI_Reduce"][-2:] == ["reduce_as_reduce_hier", "reduce_as_reduce_lane"]
+    assert sum(map(len, MOCKUPS.values())) == 31
 
 
 # Run k measures the k-th mock-up of every collective that has one.
-@pytest.mark.parametrize("k", matrix_beyond_first(range(5), lambda k: k > 0))
+@pytest.mark.parametrize("k", matrix_beyond_first(range(6), lambda k: k > 0))
 def test_mockups_compute_their_collective(k, tmp_path):
     """Every mock-up passes -check at 3 processes (blocks that do not divide), root 1, MPI_INT
     sums, two sizes; its records name it."""
@@ -164,23 +165,25 @@ def test_check_finds_a_flipped_byte(call, tmp_path):
     flip_is_reported(tmp_path, "mpibenchmark", args, lambda rows: 0)
 
 
-@pytest.mark.parametrize("node_of", matrix_beyond_first(["0,0,1,1", "0,1,0,1"],
+@pytest.mark.parametrize("node_of", matrix_beyond_first(["0,0,1,1", "0,1,0,1", "1,0,0,1,1,0"],
                                                         lambda n: n != "0,0,1,1"))
-def test_node_aware_mockups_on_two_nodes(node_of, tmp_path):
-    """Lane and Hier on 4 ranks that tests/pmpi/nodes.c places on two nodes (in blocks, or
-    alternating): -check finds no defect, whichever rank is the root."""
+def test_node_aware_mockups_on_several_nodes(node_of, tmp_path):
+    """Lane and Hier on ranks that tests/pmpi/nodes.c places on two or three nodes (in
+    blocks, alternating, scattered): -check finds no defect; the root is on the last node."""
     env = {"LD_PRELOAD": str(BUILD / "libeb_nodes.so"), "EFFBENCH_NODE_OF": node_of}
-    for mods in (["--module=allreduce=alg:allreduce_as_allreduce_lane",
-                  "--module=bcast=alg:bcast_as_bcast_hier"],
-                 ["--module=allreduce=alg:allreduce_as_allreduce_hier",
-                  "--module=bcast=alg:bcast_as_bcast_lane"]):
-        out = tmp_path / "n.jsonl"
-        r = run(4, "mpibenchmark", "--calls-list=MPI_Allreduce,MPI_Bcast", "--msizes-list=8,20",
-                "--nrep=2", "--datatype=MPI_INT", "--operation=MPI_SUM", "--root-proc=3",
+    np = node_of.count(",") + 1
+    calls = "MPI_Allreduce,MPI_Bcast,MPI_Allgather,MPI_Reduce"
+    for kind in ("lane", "hier"):
+        mods = [f"--module={c[4:].lower()}=alg:{c[4:].lower()}_as_{c[4:].lower()}_{kind}"
+                for c in calls.split(",")]
+        out = tmp_path / f"{kind}.jsonl"
+        r = run(np, "mpibenchmark", f"--calls-list={calls}", "--msizes-list=8,20",
+                "--nrep=2", "--datatype=MPI_INT", "--operation=MPI_SUM", f"--root-proc={np - 2}",
                 "--summary=mean", "-check", "--json", out, *mods, extra_env=env, timeout=120)
         assert r.returncode == 0, r
         results = [x for x in read_jsonl(out) if x["type"] == "result"]
-        assert len(results) == 4 and all(x["defects"] == 0 for x in results), results
+        assert len(results) == 8 and all(x["defects"] == 0 for x in results), results
+        assert {x["mockup"] for x in results} == {m.split("alg:")[1] for m in mods}
 
 
 def test_lane_needs_regular_nodes():
