@@ -18,6 +18,7 @@
 #define EB_COMPONENT_BEFF_IO "beff_io"
 #define EB_COMPONENT_SKAMPI "skampi"
 #define EB_COMPONENT_OSU "osu"
+#define EB_COMPONENT_REPROMPI "reprompi"
 #define EB_COMPONENT_NODES "nodes"
 #define EB_COMPONENT_QUICK "quick"
 

@@ -77,6 +77,8 @@ static void build_record(eb_run *run, void *state)
     add_deciding(run, "procs");
     add_deciding(run, "check");
     eb_jsonl_run_begin(&run->record, run->steps->component, &run->si, run->check);
+    if (run->steps->methodology)
+        eb_json_str(&run->record, "methodology", run->steps->methodology);
     eb_json_object(&run->record, "options");
     run->steps->record(state, run);
     eb_json_close(&run->record);

@@ -50,6 +50,7 @@ typedef struct eb_run eb_run;
 typedef struct {
     const char *component; /* "beff": the run record's component; --resume checks it */
     int resume_unchecked;  /* --resume compares no member (SKaMPI: its log decides) */
+    const char *methodology; /* the run record's "methodology" (ReproMPI: "reprompi"); NULL: none */
     int (*options)(void *state, eb_run *run, int argc, char **argv);
     void (*prepare)(void *state, eb_run *run);
     void (*plan)(void *state, eb_run *run);

@@ -1,0 +1,2 @@
+mpirun -np 4 mpibenchmark --input-file=jobs.txt
+rc=0
