@@ -1,5 +1,6 @@
 #include "imb/driver/report/imb_text.h"
 
+#include "core/clock.h"
 #include "core/nodemap.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/report/imb2021_text.h"
@@ -153,7 +154,9 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     if (o->sync_window)
         printf("# -sync window: repetitions start at agreed global times (clock offsets\n"
                "# measured); t columns are over the valid repetitions of each repetition's\n"
-               "# slowest rank; `valid` is the fraction of repetitions no rank started late\n");
+               "# slowest rank; `valid` is the fraction of repetitions no rank started late\n"
+               "# clock synchronisation: %s (-clock_sync), measured per row: --json\n",
+               eb_clock_method_name(o->clock_sync));
     eb_imb2021_print_header(o);
     if (o->check)
         print_check_note();
