@@ -10,8 +10,8 @@ and what the check after the synchronisation measured (check_us, check_error_us)
 - Each method recovers the injected offsets: |estimate - truth| is within the
   rank's measured offset plus that measurement's uncertainty (the error the run
   reports), plus 2 us for the time between the check and the trace line.
-- IMB-MPI1 Bcast -sync window measures the same under skewed clocks as under
-  true ones (within the true runs' spread, at least 2 us), and with -clock_sync none (each
+- IMB-MPI1 Bcast -sync window measures the same (t_min: its fastest valid repetition)
+  under skewed clocks as under true ones (within the true runs' spread, at least 2 us), and with -clock_sync none (each
   local clock taken as the global one) it comes out wrong by at least half the
   injected offset, so the library is shown to skew the clocks.
 """
@@ -76,21 +76,43 @@ def test_recovers_injected_offsets(tmp_path, method):
 def bcast_us(tmp_path, tag, method, env):
     out = tmp_path / f"{tag}.jsonl"
     r = run(2, "IMB-MPI1", "Bcast", "-sync", "window", "-clock_sync", method, "-msglog", "2:2",
-            "-npmin", "2", "-iter", "100", "--json", out, timeout=240, extra_env=env)
+            "-npmin", "2", "-iter", "50", "--json", out, timeout=240, extra_env=env)
     assert r.returncode == 0, r
     (row,) = [x for x in read_jsonl(out) if x["type"] == "result" and x["bytes"] == 4]
     assert row["clock_sync"] == method
-    return row["t_avg_us"]
+    return row["t_min_us"]  # the fastest valid repetition: the least disturbed by the load
 
 
 def test_window_bcast_under_skewed_clocks(tmp_path):
     # rank 1 runs 1 ms ahead and 20 ppm fast
     skewed = skew_env([0, 1], [0, 20])
     true = [bcast_us(tmp_path, f"true{k}", "linear", {}) for k in range(2)]
-    synced = [bcast_us(tmp_path, f"skew{k}", "linear", skewed) for k in range(2)]
+    synced = [bcast_us(tmp_path, "skew", "linear", skewed)]
     # the true runs' spread, at least 2 us: a loaded machine's noise floor
     spread = max(max(true) - min(true), 2.0)
     for t in synced:
         assert min(true) - spread <= t <= max(true) + spread, (true, synced)
     raw = bcast_us(tmp_path, "raw", "none", skewed)
     assert raw - statistics.median(true) >= 500  # wrong by about the offset (or more)
+
+
+def test_skampi_window_under_skewed_clocks(tmp_path):
+    """SKaMPI's Synchronization = Window with --clock-sync: the suite line names the method,
+    every record the synchronisation it measured, and the Bcast times are far below the
+    injected offsets (3 to 8 ms)."""
+    (tmp_path / "w.skampi").write_text(
+        "@OUTFILE w.sko\n@LOGFILE w.log\n@MEASUREMENTS\nW\n{\n Type = 18;\n Scale = Fixed_log;\n"
+        " Start_Argument = 4;\n End_Argument = 8;\n Max_Repetition = 20;\n"
+        " Synchronization = Window;\n}\n")
+    r = run(4, "effbench", "skampi", "--clock-sync", "hca3", "--json", "w.jsonl", "w.skampi",
+            cwd=tmp_path, timeout=240, extra_env=skew_env(OFFSETS_MS, DRIFTS_PPM))
+    assert r.returncode == 0, r
+    assert ('# suite "W": type 18 MPI_Bcast (collective), variation Length, scale Fixed_log, '
+            'sync window, clocks hca3\n') in (tmp_path / "w.sko").read_text()
+    rows = [x for x in read_jsonl(tmp_path / "w.jsonl") if x["type"] == "result"]
+    assert [x["bytes"] for x in rows] == [4, 8]
+    for x in rows:
+        assert x["clock_sync"] == "hca3"
+        assert x["clock_sync_us"] > 0 and x["clock_check_error_us"] > 0
+        assert 0 <= x["clock_offset_max_us"] < 1000 and x["clock_drift_ppm"] >= 0
+        assert 0 < x["t_min_us"] < 1000
