@@ -65,6 +65,15 @@ def test_recovers_injected_offsets(tmp_path, method):
             (rank, offset, want, check, check_err)
     rows = [x for x in read_jsonl(out) if x["type"] == "result"]
     assert [x["clock_sync"] for x in rows] == [method, method]
+    assert f"# clock synchronisation: {method} (-clock_sync); what it achieved: # clocks lines\n" \
+        in r.stdout
+    # the text's summary under the table: the rows' figures, as printed
+    m = re.search(r"\n# clocks \((\S+)\): synchronised before each row in (\S+)\.\.(\S+) usec; "
+                  r"measured offset\n# from rank 0's clock at most (\S+) usec \(\+- (\S+) usec\); "
+                  r"drift estimate at most (\S+) ppm\n", r.stdout)
+    assert m and m.group(1) == method, r.stdout
+    assert float(m.group(2)) == round(min(x["clock_sync_us"] for x in rows), 1)
+    assert float(m.group(4)) == round(max(x["clock_offset_max_us"] for x in rows), 2)
     for x in rows:
         assert x["clock_sync_us"] > 0 and x["clock_check_error_us"] > 0
         assert 0 <= x["clock_offset_max_us"] < 1000  # the injected offsets are 3 to 8 ms
