@@ -3,6 +3,7 @@
  * each process's clock underneath MPI_Wtime.  Load it with LD_PRELOAD.
  *   EFFBENCH_SKEW_OFFSET_MS=o0,o1,...   world rank r's clock runs o_r ms ahead
  *   EFFBENCH_SKEW_DRIFT_PPM=d0,d1,...   and gains d_r ppm (negative: loses)
+ * (the numbers separated by commas or colons: srun's --export takes no commas in a value)
  * A rank beyond a list gets 0.  World rank 0 prints T0 (below) to stderr.  MPI_Wtime returns
  *   t + o_r + d_r (t - T0)
  * with t the machine's CLOCK_MONOTONIC in seconds (one clock for every
@@ -25,7 +26,7 @@ static double nth(const char *list, int rank)
         return 0;
     const char *p = list;
     for (int i = 0; i < rank; i++) {
-        p = strchr(p, ',');
+        p = strpbrk(p, ",:");
         if (!p)
             return 0;
         p++;
