@@ -10,7 +10,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define CHECK_ROUNDS 5
 
