@@ -22,6 +22,7 @@ typedef struct {
     int oversubscribed;  /* more ranks than cores on some node: waits yield the core */
     double *pair_delay;  /* tests: seconds each rank adds in the pair search, or NULL */
     int check;           /* --check: verify each point's data once before measuring it */
+    int clock_method;    /* --clock-sync: eb_clock_method of window synchronisation */
 } sk_env;
 
 void sk_env_init(sk_env *e, const sk_config *cfg);

@@ -208,7 +208,8 @@ static double barrier_time(sk_call *c, const eb_acc_params *ap)
  * numbers, then the per-process means. */
 enum {
     RES_MEAN, RES_STD_ERROR, RES_MIN, RES_MAX, RES_N, RES_KEPT, RES_INVALID, RES_PROCS,
-    RES_CALLS, RES_STOP, RES_DEFECTS, RES_RESOLUTION, RES_FIXED
+    RES_CALLS, RES_STOP, RES_DEFECTS, RES_RESOLUTION, RES_CLOCK_METHOD, RES_CLOCK_SYNC,
+    RES_CLOCK_OFFSET, RES_CLOCK_CHECK_ERROR, RES_CLOCK_DRIFT, RES_FIXED
 };
 
 /* Before the timed runs: the barrier's time to take off (collective,
@@ -222,6 +223,7 @@ static double prepare_timing(sk_call *c, const eb_acc_params *ap)
     if (pattern == SK_COLLECTIVE && s->sync == SK_SYNC_BARRIER)
         t_barrier = barrier_time(c, ap);
     if (pattern == SK_COLLECTIVE && s->sync == SK_SYNC_WINDOW) {
+        c->clock.method = c->e->clock_method;
         eb_clock_sync(c->comm, 10, &c->clock);
         /* start the windows early enough for every process; a window
          * that was too short doubles, and the suite keeps what it learnt */
@@ -300,6 +302,9 @@ static void measure_call(sk_call *c, double *res)
         res[RES_STOP] = s->time_suite > 0 && MPI_Wtime() - c->sc->t_start > s->time_suite;
         res[RES_DEFECTS] = (double)defects;
         res[RES_RESOLUTION] = c->resolution_limited;
+        const double clock[] = {c->clock.method, c->clock.sync_s, c->clock.check_max,
+                                c->clock.check_error, c->clock.drift_max};
+        memcpy(res + RES_CLOCK_METHOD, clock, sizeof clock);
     }
     if (c->rank == 0 && s->sync == SK_SYNC_WINDOW)
         e->window_slack = c->slack;
@@ -355,6 +360,11 @@ static void point_result(sk_env *e, const double *res, long count, long bytes, l
     r->stop = res[RES_STOP] != 0;
     r->defects = (long)res[RES_DEFECTS];
     r->resolution_limited = res[RES_RESOLUTION] != 0;
+    r->clock_method = (int)res[RES_CLOCK_METHOD];
+    r->clock_sync_s = res[RES_CLOCK_SYNC];
+    r->clock_offset_max = res[RES_CLOCK_OFFSET];
+    r->clock_check_error = res[RES_CLOCK_CHECK_ERROR];
+    r->clock_drift = res[RES_CLOCK_DRIFT];
     r->count = count;
     r->bytes = bytes;
     r->chunks = chunks;

@@ -21,6 +21,8 @@ typedef struct {
     int stop;            /* Time_Suite exhausted */
     long defects;        /* --check: wrong bytes of the checked run; -1: not checked */
     int resolution_limited; /* the timing rank's runs were held to the timer's resolution */
+    int clock_method;    /* window synchronisation: the clocks' eb_clock_method, and what */
+    double clock_sync_s, clock_offset_max, clock_check_error, clock_drift; /* it achieved */
 } sk_point_result;
 
 /* Measure with `procs` processes (world ranks 0..procs-1, or the ping-pong

@@ -4,6 +4,7 @@
  * This file is the command line and the steps of the run skeleton
  * (core/component_run.h) around the suites: the order and the output file
  * of a rerun are skampi/rerun.c's, one suite is skampi/suite_run.c's. */
+#include "core/clock_model.h"
 #include "core/component_names.h"
 #include "core/component_run.h"
 #include "core/error.h"
@@ -32,7 +33,8 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: mpirun -np P effbench skampi [--check] [--json FILE] CONFIG.skampi\n"
+            "Usage: mpirun -np P effbench skampi [--check] [--json FILE] [--clock-sync METHOD]\n"
+            "       CONFIG.skampi\n"
             "       effbench skampi --postprocess OUT1 OUT2 ... [-o FILE]\n\n"
             "Runs the measurement suites of a SKaMPI configuration file (suites/default.skampi\n"
             "is the default set).  Results go to the file named by @OUTFILE (SKaMPI text) and\n"
@@ -40,7 +42,9 @@ static void usage(FILE *f)
             "again after a crash resumes the run: finished suites are skipped, the suite that\n"
             "crashed is retried last (the @LOGFILE says so).  --check runs each point once\n"
             "with patterned data before measuring it and reports the bytes that arrive wrong\n"
-            "(JSON `defects`).  --postprocess merges complete output files into one file of\n"
+            "(JSON `defects`).  --clock-sync " EB_CLOCK_METHODS " chooses the clock\n"
+            "synchronisation of Synchronization = Window suites (linear; docs/clock-sync.md).\n"
+            "--postprocess merges complete output files into one file of\n"
             "the medians.  See docs/skampi.md.\n");
 }
 
@@ -92,6 +96,7 @@ typedef struct {
     const char *cfgpath;  /* the .skampi file */
     const char *json;     /* --json FILE, or NULL */
     int check;            /* --check */
+    int clock_sync;       /* --clock-sync: eb_clock_method of Synchronization = Window */
 } sk_options;
 
 /* The options in their order: -h and --postprocess end the list.  0, or
@@ -115,6 +120,11 @@ static int parse_options(int argc, char **argv, sk_options *o, char *err, size_t
             o->json = argv[++i];
         } else if (!strcmp(argv[i], "--check")) {
             o->check = 1;
+        } else if (!strcmp(argv[i], "--clock-sync")) {
+            if (i + 1 >= argc || (o->clock_sync = eb_clock_method_parse(argv[i + 1])) < 0)
+                return eb_err(err, errlen, "--clock-sync %s: expected %s", i + 1 < argc ? argv[i + 1] : "",
+                              EB_CLOCK_METHODS);
+            i++;
         } else if (argv[i][0] == '-') {
             return eb_err(err, errlen, "unknown option '%s' (effbench skampi -h lists them)", argv[i]);
         } else if (o->cfgpath) {
@@ -159,6 +169,7 @@ static void load_config(sk_run *r)
     free(text);
     sk_env_init(&r->env, &r->cfg);
     r->env.check = r->opt.check;
+    r->env.clock_method = r->opt.clock_sync;
     r->plans = eb_calloc((size_t)r->cfg.nsuites, sizeof *r->plans);
     for (int i = 0; i < r->cfg.nsuites; i++)
         if (sk_plan_make(&r->env, &r->cfg, &r->cfg.suites[i], &r->plans[i], msg, sizeof msg))

@@ -2,6 +2,7 @@
  * rows in the output file and their JSON records. */
 #include "skampi/suite_run.h"
 
+#include "core/clock_model.h"
 #include "core/component_names.h"
 #include "core/error.h"
 #include "core/json.h"
@@ -123,8 +124,14 @@ static void emit_record(const suite_run *sr, const sk_point_result *r, int refin
         eb_json_str(&j, "sync", "barrier");
     else
         eb_json_null(&j, "sync");
-    if (s->sync == SK_SYNC_WINDOW)
+    if (s->sync == SK_SYNC_WINDOW) {
         eb_json_int(&j, "invalid", r->invalid);
+        eb_json_str(&j, "clock_sync", eb_clock_method_name(r->clock_method));
+        eb_json_num(&j, "clock_sync_us", 1e6 * r->clock_sync_s);
+        eb_json_num(&j, "clock_offset_max_us", 1e6 * r->clock_offset_max);
+        eb_json_num(&j, "clock_check_error_us", 1e6 * r->clock_check_error);
+        eb_json_num(&j, "clock_drift_ppm", 1e6 * r->clock_drift);
+    }
     if (in->pattern == SK_PINGPONG) {
         eb_json_array(&j, "pair");
         eb_json_int(&j, NULL, sr->e->pair[0]);
@@ -196,12 +203,14 @@ void sk_run_suite(sk_env *e, const sk_config *cfg, const sk_suite *s, const sk_p
     MPI_Barrier(MPI_COMM_WORLD);
     sc.t_start = MPI_Wtime();
     if (sko) {
-        fprintf(sko, "# suite \"%s\": type %d %s (%s), variation %s, scale %s%s\n", s->name, s->type,
+        fprintf(sko, "# suite \"%s\": type %d %s (%s), variation %s, scale %s%s%s\n", s->name, s->type,
                 in->name, sk_pattern_name(in->pattern), sk_variation_name(s->variation),
                 sk_scale_name(s->scale),
                 in->pattern == SK_COLLECTIVE
-                    ? (s->sync == SK_SYNC_WINDOW ? ", sync window" : ", sync barrier")
-                    : "");
+                    ? (s->sync == SK_SYNC_WINDOW ? ", sync window, clocks " : ", sync barrier")
+                    : "",
+                in->pattern == SK_COLLECTIVE && s->sync == SK_SYNC_WINDOW
+                    ? eb_clock_method_name(e->clock_method) : "");
         if (s->send_datatype || s->recv_datatype)
             fprintf(sko, "# datatypes: send pattern %d (%s), receive pattern %d (%s) over @BASETYPE%d %s\n",
                     s->send_datatype, sk_dt_name(s->send_datatype), s->recv_datatype,

@@ -130,6 +130,34 @@ def test_beff_io_on_a_shared_directory(two_nodes, workdir):
     assert sorted(p.name for p in workdir.iterdir()) == ["io.jsonl"]  # its files removed
 
 
+def test_clock_sync_across_nodes(two_nodes, workdir):
+    """Clock synchronisation across nodes (docs/clock-sync.md): under the skewing library
+    (tests/pmpi/skew.c; the emulated nodes share the machine's monotonic clock, so the true
+    offsets are known) the two-level scheme, HCA3 between the nodes' leaders and inside each
+    node, recovers every rank's injected offset within the error the run measures."""
+    from test_clock_sync import OFFSETS_MS, DRIFTS_PPM, TRACE, truth_us
+    lib = BUILD / "libeb_skew.so"
+    export = ",".join(["ALL", f"LD_PRELOAD={lib}", "EFFBENCH_TEST_CLOCK_TRACE=1",
+                       "EFFBENCH_SKEW_OFFSET_MS=" + ":".join(map(str, OFFSETS_MS)),
+                       "EFFBENCH_SKEW_DRIFT_PPM=" + ":".join(map(str, DRIFTS_PPM))])
+    js = workdir / "clock.jsonl"
+    cmd = ["srun", "-N", "2", "-n", "4", "--mpi=pmix", f"--export={export}",
+           str(BUILD / "IMB-MPI1"), "Bcast", "-sync", "window", "-clock_sync", "hca3_2level",
+           "-msglog", "0:0", "-npmin", "4", "-iter", "20", "--json", str(js)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=workdir, env=run_env(),
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert hosts_of(records(js)[0]) == {"ebn1": [0, 1], "ebn2": [2, 3]}
+    t0 = float(re.search(r"effbench skew: t0 (\S+)", r.stderr).group(1))
+    lines = TRACE.findall(r.stderr)
+    assert len(lines) == 4 * 2
+    for method, rank, offset, check, check_err, local in lines:
+        want = truth_us(int(rank), float(local), t0)
+        assert method == "hca3_2level"
+        assert abs(float(offset) - want) <= abs(float(check)) + float(check_err) + 2.0, \
+            (rank, offset, want, check, check_err)
+
+
 def test_launcher_stores_a_slurm_run(two_nodes, workdir):
     db = f"sqlite:///{workdir / 'r.sqlite'}"
     cmd = [str(ROOT / ".venv" / "bin" / "effbench-results"), "run", "--launcher", "srun",

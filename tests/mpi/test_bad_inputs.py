@@ -53,6 +53,9 @@ CASES = [
                                    "-sync_method), or IMB 2021's on or off (1|enable|yes, 0|disable|no)"),
     # IMB 2021.11 options (docs/imb.md)
     (["IMB-MPI1", "-sync_method", "1"], "-sync_method 1: expected barrier or window"),
+    (["IMB-MPI1", "-sync", "window", "-clock_sync", "hca"],
+     "-clock_sync hca: expected linear|skampi|hca3|hca3_2level|none"),
+    (["IMB-MPI1", "-clock_sync", "hca3"], "-clock_sync chooses the clocks of -sync window: give both"),
     (["IMB-MPI1", "-sync", "window", "-sync", "1"],
      "-sync_method window times each repetition in its own window: IMB 2021's -sync 1 does not go with it"),
     (["IMB-MPI1", "-root_shift", "2"], "-root_shift 2: expected on or off (1|enable|yes, 0|disable|no)"),

@@ -1,4 +1,5 @@
 /* IMB command line: every option form of the user guide and every error. */
+#include "core/clock_model.h"
 #include "core/error.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/large_rows.h"
@@ -105,6 +106,9 @@ static void imb2021_options(void)
     CHECK_EQ_LONG(parse_as(&rma_fam, &o, "-sync yes", err), 0);
     CHECK_EQ_LONG(parse_as(&io_fam, &o, "-sync window", err), 0);
     CHECK_EQ_LONG(o.sync_window, 1);
+    CHECK_EQ_LONG(o.clock_sync, EB_CLOCK_LINEAR); /* -sync window's clocks: linear by default */
+    CHECK_EQ_LONG(parse(&o, "-sync window -clock_sync hca3_2level", err), 0);
+    CHECK_EQ_LONG(o.clock_sync, EB_CLOCK_HCA3_2LEVEL);
 
     /* the on/off options and the valued ones of IMB-MPI1 */
     CHECK_EQ_LONG(parse(&o, "-root_shift on -imb_barrier yes -zero_size off -warm_up 0 "

@@ -175,6 +175,8 @@ struct eb_row {
     int sync_window;      /* -sync window: times are per-repetition maxima */
     double valid_fraction, window_us;
     long invalid_reps;
+    int clock_method;     /* -sync window: the clocks' eb_clock_method and what it achieved */
+    double clock_sync_us, clock_offset_max_us, clock_check_error_us, clock_drift_ppm;
 };
 
 /* Does b verify the data it moves under -check?  Rows of one that does

@@ -122,6 +122,8 @@ typedef struct eb_imb_options {
     int check;                     /* -check */
     int repeat;                    /* -repeat N: timed loops per row (1 = IMB) */
     int sync_window;               /* -sync_method window (1) or barrier (0, IMB) */
+    int clock_sync;                /* -clock_sync: eb_clock_method of the window's clocks */
+    int clock_sync_given;          /* refused without -sync window */
     eb_imb2021 imb21;              /* IMB 2021.11's options */
     int quick;                     /* `effbench quick`: loops until -epsilon is met */
     double epsilon;                /* quick: relative standard error to reach */

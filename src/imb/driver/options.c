@@ -1,5 +1,6 @@
 #include "imb/driver/options.h"
 
+#include "core/clock.h"
 #include "core/error.h"
 #include "core/sysinfo.h"
 #include "core/text.h"
@@ -178,6 +179,11 @@ static int parse_measure_option(eb_imb_options *o, int argc, char **argv, int *i
             return eb_err(err, errlen, "-epsilon %s: expected a relative error between 0 and 1, "
                           "e.g. 0.02", val);
         o->epsilon_given = 1;
+    } else if (!strcmp(a, "-clock_sync")) {
+        NEED_VALUE();
+        if ((o->clock_sync = eb_clock_method_parse(val)) < 0)
+            return eb_err(err, errlen, "-clock_sync %s: expected %s", val, EB_CLOCK_METHODS);
+        o->clock_sync_given = 1;
     } else if (!strcmp(a, "-quick") || !strcmp(a, "-check")) {
         *(a[1] == 'q' ? &o->quick : &o->check) = 1;
         return 1;
@@ -261,6 +267,8 @@ static int check_combinations(eb_imb_options *o, int msglog_given, char *err, si
                       "%s ... -epsilon E`, or leave it out", o->family->component);
     if (o->quick && !o->time_given)
         o->iter.secs = EB_QUICK_BUDGET;
+    if (o->clock_sync_given && !o->sync_window)
+        return eb_err(err, errlen, "-clock_sync chooses the clocks of -sync window: give both");
     if (o->sync_window && o->repeat > 1)
         return eb_err(err, errlen, "-sync window and -repeat exclude each other");
     if (msglog_given && o->msglen_file)
@@ -378,6 +386,8 @@ void eb_imb_print_help(const eb_imb_family *f)
            "  -sync_method barrier|window  window: start every repetition at an agreed\n"
            "                            global time (offset-corrected clocks), per-repetition\n"
            "                            maxima (also -sync barrier|window)\n"
+           "  -clock_sync linear|skampi|hca3|hca3_2level|none  -sync window's\n"
+           "                            clock synchronisation (linear; docs/clock-sync.md)\n"
            "  --json FILE               also write JSON Lines records (docs/json-lines.md)\n"
            "  --resume FILE             continue a crashed --json FILE: measure only the\n"
            "                            rows missing from it and append them\n"

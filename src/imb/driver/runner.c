@@ -183,6 +183,7 @@ static void window_op(void *arg, long i)
 static long window_time_row(eb_runner *R, long n, eb_loops *L)
 {
     window_state *w = R->mode_state;
+    w->clock.method = R->o->clock_sync;
     w->fig = eb_window_series(R->table.active, &w->clock, n, R->o->iter.secs, window_op, R);
     loops_reserve(L, 1);
     L->t_us[0] = w->fig.t_avg;
@@ -201,6 +202,12 @@ static void window_figures(const void *state, eb_row *row)
     row->valid_fraction = f->valid_fraction;
     row->invalid_reps = f->invalid;
     row->window_us = f->width_us;
+    const eb_clock_model *c = &((const window_state *)state)->clock;
+    row->clock_method = c->method;
+    row->clock_sync_us = 1e6 * c->sync_s;
+    row->clock_offset_max_us = 1e6 * c->check_max;
+    row->clock_check_error_us = 1e6 * c->check_error;
+    row->clock_drift_ppm = 1e6 * c->drift_max;
 }
 
 static const eb_loop_mode window_mode = {.name = "window", .time_row = window_time_row,

@@ -3,6 +3,7 @@
  * the `end` record; --resume carries on in an interrupted run's file. */
 #include "imb/driver/report/imb_jsonl.h"
 
+#include "core/clock.h"
 #include "core/guard.h"
 #include "imb/driver/imb2021_defaults.h"
 #include "imb/driver/imb2021_options.h"
@@ -52,6 +53,11 @@ void eb_jsonl_result(const eb_row *row, const char *component)
         eb_json_num(&j, "valid_fraction", row->valid_fraction);
         eb_json_int(&j, "invalid_repetitions", row->invalid_reps);
         eb_json_num(&j, "window_us", row->window_us);
+        eb_json_str(&j, "clock_sync", eb_clock_method_name(row->clock_method));
+        eb_json_num(&j, "clock_sync_us", row->clock_sync_us);
+        eb_json_num(&j, "clock_offset_max_us", row->clock_offset_max_us);
+        eb_json_num(&j, "clock_check_error_us", row->clock_check_error_us);
+        eb_json_num(&j, "clock_drift_ppm", row->clock_drift_ppm);
     }
     if (row->quick) {
         eb_json_num(&j, "rel_std_error", row->quick_rel_error);
@@ -123,6 +129,8 @@ static void options_json(eb_json *j, const eb_report_run *run)
     eb_json_int(j, "n_warmup", EB_N_WARMUP);
     eb_json_int(j, "repeat", o->repeat);
     eb_json_str(j, "sync", o->sync_window ? "window" : "barrier");
+    if (o->sync_window)
+        eb_json_str(j, "clock_sync", eb_clock_method_name(o->clock_sync));
     eb_imb2021_json(j, o);
     eb_json_bool(j, "quick", o->quick);
     if (o->quick)

@@ -1,5 +1,6 @@
 #include "imb/driver/report/imb_text.h"
 
+#include "core/clock.h"
 #include "core/nodemap.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/report/imb2021_text.h"
@@ -153,7 +154,9 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     if (o->sync_window)
         printf("# -sync window: repetitions start at agreed global times (clock offsets\n"
                "# measured); t columns are over the valid repetitions of each repetition's\n"
-               "# slowest rank; `valid` is the fraction of repetitions no rank started late\n");
+               "# slowest rank; `valid` is the fraction of repetitions no rank started late\n"
+               "# clock synchronisation: %s (-clock_sync); what it achieved: # clocks lines\n",
+               eb_clock_method_name(o->clock_sync));
     eb_imb2021_print_header(o);
     if (o->check)
         print_check_note();
@@ -327,8 +330,16 @@ static void text_header(const eb_report_run *run)
     eb_imb_print_header(run->o, run->si, run->list, run->multi, run->n);
 }
 
+/* -sync window: the clock figures of a table's rows, summed up under it */
+static struct {
+    long rows;
+    int method;
+    double sync_min, sync_max, offset_max, check_max, drift_max;
+} clocks;
+
 static void text_table_start(const eb_report_run *run, const eb_report_table *t)
 {
+    memset(&clocks, 0, sizeof clocks);
     eb_imb_print_block(t->bench, t->name, run->o, t->procs, t->ngroups, t->ranks, t->waiting,
                        t->mode);
     if (t->need_procs > 0)
@@ -341,6 +352,29 @@ static void text_table_start(const eb_report_run *run, const eb_report_table *t)
 static void text_row(const eb_report_run *run, const eb_report_table *t, const eb_row *row)
 {
     eb_imb_print_row(row, run->o, t->multi);
+    if (!row->sync_window)
+        return;
+    clocks.method = row->clock_method;
+    clocks.sync_min = clocks.rows ? fmin(clocks.sync_min, row->clock_sync_us) : row->clock_sync_us;
+    clocks.sync_max = fmax(clocks.sync_max, row->clock_sync_us);
+    clocks.offset_max = fmax(clocks.offset_max, row->clock_offset_max_us);
+    clocks.check_max = fmax(clocks.check_max, row->clock_check_error_us);
+    clocks.drift_max = fmax(clocks.drift_max, row->clock_drift_ppm);
+    clocks.rows++;
+}
+
+/* Under a window-synchronised table: what its rows' clock synchronisations achieved. */
+static void text_table_end(const eb_report_run *run, const eb_report_table *t)
+{
+    (void)run;
+    (void)t;
+    if (!clocks.rows)
+        return;
+    printf("\n# clocks (%s): synchronised before each row in %.1f..%.1f usec; measured offset\n"
+           "# from rank 0's clock at most %.2f usec (+- %.2f usec); drift estimate at most %.3f ppm\n",
+           eb_clock_method_name(clocks.method), clocks.sync_min, clocks.sync_max,
+           clocks.offset_max, clocks.check_max, clocks.drift_max);
+    fflush(stdout);
 }
 
 static void text_note(const eb_report_run *run, const char *text)
@@ -367,6 +401,7 @@ const eb_reporter eb_imb_text_reporter = {
     .header = text_header,
     .table_start = text_table_start,
     .row = text_row,
+    .table_end = text_table_end,
     .note = text_note,
     .stopped = text_stopped,
     .footer = text_footer,

@@ -1,0 +1,127 @@
+"""Clock synchronisation against known clocks (issue 40, docs/clock-sync.md).
+
+tests/pmpi/skew.c shifts and skews every rank's MPI_Wtime by amounts chosen
+here: rank r's clock minus rank 0's is exactly (o_r - o_0) + (d_r - d_0)(t - T0),
+t the machine's monotonic clock, T0 rank 0's at MPI_Init (the library prints it).
+EFFBENCH_TEST_CLOCK_TRACE makes every rank print its model after every
+synchronisation: its offset (global minus local, us) at its local time local_s,
+and what the check after the synchronisation measured (check_us, check_error_us).
+
+- Each method recovers the injected offsets: |estimate - truth| is within the
+  rank's measured offset plus that measurement's uncertainty (the error the run
+  reports), plus 2 us for the time between the check and the trace line.
+- IMB-MPI1 Bcast -sync window measures the same (t_min: its fastest valid repetition)
+  under skewed clocks as under true ones (within the true runs' spread, at least 2 us), and with -clock_sync none (each
+  local clock taken as the global one) it comes out wrong by at least half the
+  injected offset, so the library is shown to skew the clocks.
+"""
+import re
+import statistics
+
+import pytest
+
+from effb import BUILD, matrix_beyond_first, read_jsonl, run
+
+LIB = BUILD / "libeb_skew.so"
+pytestmark = pytest.mark.skipif(not LIB.exists(), reason="no PMPI clock skewer")
+
+OFFSETS_MS = [0.0, 5.0, -3.0, 8.0]
+DRIFTS_PPM = [0.0, 20.0, -30.0, 10.0]
+TRACE = re.compile(r"effbench clock: method (\S+) world_rank (\d+) rank \d+ offset_us (\S+) "
+                   r"drift_ppm \S+ check_us (\S+) check_error_us (\S+) check_max_us \S+ "
+                   r"error_us \S+ local_s (\S+)")
+
+
+def skew_env(offsets, drifts, **more):
+    return {"LD_PRELOAD": str(LIB),
+            "EFFBENCH_SKEW_OFFSET_MS": ",".join(str(o) for o in offsets),
+            "EFFBENCH_SKEW_DRIFT_PPM": ",".join(str(d) for d in drifts), **more}
+
+
+def truth_us(rank, local_s, t0):
+    """Rank 0's clock minus rank's at the moment rank's clock read local_s."""
+    o, d = [x * 1e-3 for x in OFFSETS_MS], [x * 1e-6 for x in DRIFTS_PPM]
+    since = (local_s - o[rank] - t0) / (1 + d[rank])  # t - T0
+    return 1e6 * ((o[0] - o[rank]) + (d[0] - d[rank]) * since)
+
+
+@pytest.mark.parametrize("method", matrix_beyond_first(
+    ["hca3_2level", "hca3", "linear", "skampi"], key=lambda m: "method"))
+def test_recovers_injected_offsets(tmp_path, method):
+    out = tmp_path / "r.jsonl"
+    r = run(4, "IMB-MPI1", "Bcast", "-sync", "window", "-clock_sync", method, "-msglog", "0:0",
+            "-npmin", "4", "-iter", "20", "--json", out, timeout=240,
+            extra_env=skew_env(OFFSETS_MS, DRIFTS_PPM, EFFBENCH_TEST_CLOCK_TRACE="1",
+                               EFFBENCH_TEST_RANKS_PER_NODE="2"))
+    assert r.returncode == 0, r
+    t0 = float(re.search(r"effbench skew: t0 (\S+)", r.stderr).group(1))
+    lines = TRACE.findall(r.stderr)
+    assert len(lines) == 4 * 2  # two rows (0 and 1 byte), one synchronisation each
+    for m, rank, offset, check, check_err, local in lines:
+        rank = int(rank)
+        assert m == method
+        want = truth_us(rank, float(local), t0)
+        assert abs(float(offset) - want) <= abs(float(check)) + float(check_err) + 2.0, \
+            (rank, offset, want, check, check_err)
+    rows = [x for x in read_jsonl(out) if x["type"] == "result"]
+    assert [x["clock_sync"] for x in rows] == [method, method]
+    assert f"# clock synchronisation: {method} (-clock_sync); what it achieved: # clocks lines\n" \
+        in r.stdout
+    # the text's summary under the table: the rows' figures, as printed
+    m = re.search(r"\n# clocks \((\S+)\): synchronised before each row in (\S+)\.\.(\S+) usec; "
+                  r"measured offset\n# from rank 0's clock at most (\S+) usec \(\+- (\S+) usec\); "
+                  r"drift estimate at most (\S+) ppm\n", r.stdout)
+    assert m and m.group(1) == method, r.stdout
+    assert float(m.group(2)) == round(min(x["clock_sync_us"] for x in rows), 1)
+    assert float(m.group(4)) == round(max(x["clock_offset_max_us"] for x in rows), 2)
+    for x in rows:
+        assert x["clock_sync_us"] > 0 and x["clock_check_error_us"] > 0
+        assert 0 <= x["clock_offset_max_us"] < 1000  # the injected offsets are 3 to 8 ms
+        assert x["clock_drift_ppm"] >= 0
+        if method == "linear" or method == "skampi":
+            assert x["clock_drift_ppm"] == 0  # one estimate per row: no drift yet (skampi: never)
+
+
+def bcast_us(tmp_path, tag, method, env):
+    out = tmp_path / f"{tag}.jsonl"
+    r = run(2, "IMB-MPI1", "Bcast", "-sync", "window", "-clock_sync", method, "-msglog", "2:2",
+            "-npmin", "2", "-iter", "50", "--json", out, timeout=240, extra_env=env)
+    assert r.returncode == 0, r
+    (row,) = [x for x in read_jsonl(out) if x["type"] == "result" and x["bytes"] == 4]
+    assert row["clock_sync"] == method
+    return row["t_min_us"]  # the fastest valid repetition: the least disturbed by the load
+
+
+def test_window_bcast_under_skewed_clocks(tmp_path):
+    # rank 1 runs 1 ms ahead and 20 ppm fast
+    skewed = skew_env([0, 1], [0, 20])
+    true = [bcast_us(tmp_path, f"true{k}", "linear", {}) for k in range(2)]
+    synced = [bcast_us(tmp_path, "skew", "linear", skewed)]
+    # the true runs' spread, at least 2 us: a loaded machine's noise floor
+    spread = max(max(true) - min(true), 2.0)
+    for t in synced:
+        assert min(true) - spread <= t <= max(true) + spread, (true, synced)
+    raw = bcast_us(tmp_path, "raw", "none", skewed)
+    assert raw - statistics.median(true) >= 500  # wrong by about the offset (or more)
+
+
+def test_skampi_window_under_skewed_clocks(tmp_path):
+    """SKaMPI's Synchronization = Window with --clock-sync: the suite line names the method,
+    every record the synchronisation it measured, and the Bcast times are far below the
+    injected offsets (3 to 8 ms)."""
+    (tmp_path / "w.skampi").write_text(
+        "@OUTFILE w.sko\n@LOGFILE w.log\n@MEASUREMENTS\nW\n{\n Type = 18;\n Scale = Fixed_log;\n"
+        " Start_Argument = 4;\n End_Argument = 8;\n Max_Repetition = 20;\n"
+        " Synchronization = Window;\n}\n")
+    r = run(4, "effbench", "skampi", "--clock-sync", "hca3", "--json", "w.jsonl", "w.skampi",
+            cwd=tmp_path, timeout=240, extra_env=skew_env(OFFSETS_MS, DRIFTS_PPM))
+    assert r.returncode == 0, r
+    assert ('# suite "W": type 18 MPI_Bcast (collective), variation Length, scale Fixed_log, '
+            'sync window, clocks hca3\n') in (tmp_path / "w.sko").read_text()
+    rows = [x for x in read_jsonl(tmp_path / "w.jsonl") if x["type"] == "result"]
+    assert [x["bytes"] for x in rows] == [4, 8]
+    for x in rows:
+        assert x["clock_sync"] == "hca3"
+        assert x["clock_sync_us"] > 0 and x["clock_check_error_us"] > 0
+        assert 0 <= x["clock_offset_max_us"] < 1000 and x["clock_drift_ppm"] >= 0
+        assert 0 < x["t_min_us"] < 1000
