@@ -26,8 +26,9 @@ typedef enum {
     RP_SYNC_NONE
 } rp_proc_sync;
 
-/* Clock synchronisation (--clock-sync): None or core's (core/clock.h). */
-typedef enum { RP_CLOCK_NONE, RP_CLOCK_LINEAR } rp_clock_sync;
+/* Clock synchronisation (--clock-sync): None, or synchronised by one of core's methods
+ * (core/clock_model.h: rp_options.clock_method). */
+typedef enum { RP_CLOCK_NONE, RP_CLOCK_SYNCED } rp_clock_sync;
 
 /* --runtime-type */
 typedef enum { RP_RUNTIME_LOCAL, RP_RUNTIME_GLOBAL } rp_runtime;
@@ -68,6 +69,7 @@ typedef struct {
     const char *output_file;
     rp_proc_sync proc_sync;
     rp_clock_sync clock_sync;
+    int clock_method;     /* eb_clock_method of a synchronised clock */
     rp_runtime runtime;
     double window_s, wait_s;
     int clock_rounds;     /* ping-pongs per rank for a clock synchronisation */
@@ -126,7 +128,7 @@ void rp_sync_stop(rp_sync *s, long i);
 double rp_sync_global(const rp_sync *s, double local);
 void rp_sync_free(rp_sync *s);
 const char *rp_proc_sync_name(rp_proc_sync p);
-const char *rp_clock_sync_name(rp_clock_sync c);
+const char *rp_clock_sync_name(const rp_options *o);
 
 /* rp_text.c: rank 0 writes; `out` is stdout or the --output-file. */
 void rp_print_settings(FILE *f, const rp_options *o, int procs);

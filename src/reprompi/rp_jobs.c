@@ -41,7 +41,8 @@ void rp_usage(FILE *f)
             "%-40s %s\n%-40s %s\n%-40s %s\n%-40s %s\n%-40s %s\n%-40s %s\n",
             "--proc-sync=<sync>", "MPI_Barrier (default), dissem_barrier, Double_MPI_Barrier, "
             "window, None",
-            "--clock-sync=<sync>", "Linear (default: core's clock synchronisation), None",
+            "--clock-sync=<sync>", "Linear (default), SKaMPI, HCA3, HCA3_2level, None "
+            "(core's methods: docs/clock-sync.md)",
             "--exchanges=<n>", "ping-pongs per process of a clock synchronisation (default 10)",
             "--window-size=<win>", "window size in microseconds (default: 1 ms)",
             "--wait-time=<wait>", "wait before the first window in microseconds (default: 1 ms)",

@@ -28,7 +28,17 @@ static const char *const PROC_SYNC[] = {
 };
 
 const char *rp_proc_sync_name(rp_proc_sync p) { return PROC_SYNC[p]; }
-const char *rp_clock_sync_name(rp_clock_sync c) { return c == RP_CLOCK_NONE ? "None" : "Linear"; }
+/* --clock-sync's words: ReproMPI's names where core has that method (HCA3, SKaMPI), core's
+ * own otherwise (Linear, HCA3_2level: docs/clock-sync.md) */
+static const char *const CLOCK_NAME[EB_CLOCK_NMETHODS] = {
+    [EB_CLOCK_LINEAR] = "Linear", [EB_CLOCK_SKAMPI] = "SKaMPI", [EB_CLOCK_HCA3] = "HCA3",
+    [EB_CLOCK_HCA3_2LEVEL] = "HCA3_2level", [EB_CLOCK_NONE] = "None",
+};
+
+const char *rp_clock_sync_name(const rp_options *o)
+{
+    return o->clock_sync == RP_CLOCK_NONE ? "None" : CLOCK_NAME[o->clock_method];
+}
 
 /* A positive long, the whole word. */
 static int to_long(const char *s, long *v)
@@ -157,18 +167,20 @@ static int by_name(const char *opt, const char *val, const char *const *names, i
 
 static int clock_sync(rp_options *o, const char *val, char *err, size_t errlen)
 {
-    if (!strcmp(val, "None") || !strcmp(val, "Linear")) {
-        o->clock_sync = strcmp(val, "None") ? RP_CLOCK_LINEAR : RP_CLOCK_NONE;
-        return 0;
-    }
-    static const char *const theirs[] = {"HCA", "HCA2", "HCA3", "HCA3O", "JK", "SKaMPI", "Topo1",
-                                         "Topo2"};
+    for (int m = 0; m < EB_CLOCK_NMETHODS; m++)
+        if (!strcmp(val, CLOCK_NAME[m])) {
+            o->clock_sync = m == EB_CLOCK_NONE ? RP_CLOCK_NONE : RP_CLOCK_SYNCED;
+            o->clock_method = m == EB_CLOCK_NONE ? EB_CLOCK_LINEAR : m;
+            return 0;
+        }
+    static const char *const theirs[] = {"HCA", "HCA2", "HCA3O", "JK", "Topo1", "Topo2"};
     for (size_t k = 0; k < sizeof theirs / sizeof *theirs; k++)
         if (!strcmp(val, theirs[k]))
-            return eb_err(err, errlen, "--clock-sync=%s: effbench's clocks are synchronised by "
-                          "core's method, 'Linear' (or 'None'); %s is not available (docs/"
-                          "reprompi.md)", val, val);
-    return eb_err(err, errlen, "--clock-sync: unknown method '%s' (Linear, None)", val);
+            return eb_err(err, errlen, "--clock-sync=%s: not one of effbench's clock "
+                          "synchronisations (Linear, SKaMPI, HCA3, HCA3_2level, None; "
+                          "docs/reprompi.md)", val);
+    return eb_err(err, errlen, "--clock-sync: unknown method '%s' (Linear, SKaMPI, HCA3, "
+                  "HCA3_2level, None)", val);
 }
 
 static int microseconds(const char *opt, const char *val, double *out, char *err, size_t errlen)
@@ -340,7 +352,8 @@ static void defaults(rp_options *o)
     o->type_name = "MPI_BYTE";
     o->pingpong[0] = o->pingpong[1] = -1;
     o->proc_sync = RP_SYNC_MPI_BARRIER;
-    o->clock_sync = RP_CLOCK_LINEAR;
+    o->clock_sync = RP_CLOCK_SYNCED;
+    o->clock_method = EB_CLOCK_LINEAR;
     o->runtime = RP_RUNTIME_LOCAL;
     o->window_s = 1e-3;
     o->wait_s = 1e-3;

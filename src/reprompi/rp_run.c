@@ -101,7 +101,7 @@ static void rp_record(void *state, eb_run *run)
     eb_run_opt_str(run, "datatype", o->type_name, EB_DECIDES);
     eb_run_opt_int(run, "root_proc", o->root, EB_DECIDES);
     eb_run_opt_str(run, "proc_sync", rp_proc_sync_name(o->proc_sync), EB_DECIDES);
-    eb_run_opt_str(run, "clock_sync", rp_clock_sync_name(o->clock_sync), EB_DECIDES);
+    eb_run_opt_str(run, "clock_sync", rp_clock_sync_name(o), EB_DECIDES);
     eb_run_opt_int(run, "clock_exchanges", o->clock_rounds, EB_DECIDES);
     eb_run_opt_str(run, "runtime_type", o->runtime == RP_RUNTIME_GLOBAL ? "global" : "local",
                    EB_DECIDES);
@@ -158,7 +158,7 @@ static void result_record(const rp_state *r, const rp_job *jb, long valid, const
     eb_json_int(&j, "3", code[3]);
     eb_json_close(&j);
     eb_json_str(&j, "proc_sync", rp_proc_sync_name(o->proc_sync));
-    eb_json_str(&j, "clock_sync", rp_clock_sync_name(o->clock_sync));
+    eb_json_str(&j, "clock_sync", rp_clock_sync_name(o));
     eb_json_str(&j, "runtime_type", o->runtime == RP_RUNTIME_GLOBAL ? "global" : "local");
     eb_json_str(&j, "datatype", o->type_name);
     eb_json_str(&j, "operation", o->op_name);
@@ -166,6 +166,11 @@ static void result_record(const rp_state *r, const rp_job *jb, long valid, const
     eb_json_str(&j, "mockup", o->module[jb->call] ? o->module[jb->call]->name : NULL);
     eb_json_num(&j, "clock_sync_s", r->sync.synced ? r->sync.sync_s : NAN);
     eb_json_num(&j, "clock_error_us", r->sync.synced ? r->sync.clock.error * 1e6 : NAN);
+    /* the synchronisation achieved, measured after it (core/clock.h's check round) */
+    eb_json_num(&j, "clock_offset_max_us", r->sync.synced ? r->sync.clock.check_max * 1e6 : NAN);
+    eb_json_num(&j, "clock_check_error_us",
+                r->sync.synced ? r->sync.clock.check_error * 1e6 : NAN);
+    eb_json_num(&j, "clock_drift_ppm", r->sync.synced ? r->sync.clock.drift_max * 1e6 : NAN);
     eb_jsonl_emit(&j);
 }
 

@@ -36,6 +36,7 @@ void rp_sync_begin(rp_sync *s, long nrep)
     s->flags = eb_calloc((size_t)nrep + 1, sizeof *s->flags);
     if (s->o->clock_sync != RP_CLOCK_NONE) {
         double t0 = MPI_Wtime();
+        s->clock.method = s->o->clock_method;
         eb_clock_sync(MPI_COMM_WORLD, s->o->clock_rounds, &s->clock);
         s->synced = 1;
         s->sync_s = MPI_Wtime() - t0;

@@ -41,7 +41,7 @@ void rp_print_settings(FILE *f, const rp_options *o, int procs)
         fprintf(f, "#@pingpong_ranks=%d,%d\n", o->pingpong[0], o->pingpong[1]);
     fprintf(f, "#@reproMPIcommitSHA1=%s\n#@nprocs=%d\n#@clock=MPI_Wtime\n#@clock_tick=%1.10f\n",
             RP_FOLLOWS, procs, MPI_Wtick());
-    fprintf(f, "#@clocksync=%s\n#@procsync=%s\n", rp_clock_sync_name(o->clock_sync),
+    fprintf(f, "#@clocksync=%s\n#@procsync=%s\n", rp_clock_sync_name(o),
             rp_proc_sync_name(o->proc_sync));
     if (o->proc_sync == RP_SYNC_WINDOW)
         fprintf(f, "#@window_s=%.10f\n#@wait_time_s=%.10f\n", o->window_s, o->wait_s);

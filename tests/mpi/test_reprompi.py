@@ -107,6 +107,31 @@ def test_window_codes_are_never_timed(tmp_path):
     assert sum(x["error_codes"].values()) == x["missed_windows"]
 
 
+@pytest.mark.parametrize("method", ["HCA3", pytest.param("SKaMPI", marks=pytest.mark.matrix),
+                                    pytest.param("HCA3_2level", marks=pytest.mark.matrix)])
+def test_clock_sync_methods_and_what_they_achieved(method, tmp_path):
+    """--clock-sync picks core's method (docs/clock-sync.md); every job's record says it and
+    what the check round after it measured; None records none of it."""
+    out, off = tmp_path / "c.jsonl", tmp_path / "n.jsonl"
+    args = ["--calls-list=MPI_Bcast", "--msizes-list=8", "--nrep=4", "--proc-sync=window",
+            "--window-size=2000", "--summary=mean"]
+    r = run(3, "mpibenchmark", *args, f"--clock-sync={method}", "--json", out, timeout=120)
+    assert r.returncode == 0, r
+    assert f"#@clocksync={method}\n" in r.stdout
+    recs = read_jsonl(out)
+    assert recs[0]["options"]["clock_sync"] == method
+    (x,) = [x for x in recs if x["type"] == "result"]
+    assert x["clock_sync"] == method and x["clock_sync_s"] > 0
+    assert 0 <= x["clock_offset_max_us"] < 1e6 and x["clock_check_error_us"] > 0
+    assert x["clock_drift_ppm"] >= 0
+    r = run(3, "mpibenchmark", *args, "--clock-sync=None", "--json", off, timeout=120)
+    assert r.returncode == 0, r
+    (x,) = [x for x in read_jsonl(off) if x["type"] == "result"]
+    assert x["clock_sync"] == "None"
+    assert [x[k] for k in ("clock_offset_max_us", "clock_check_error_us", "clock_drift_ppm")] \
+        == [None] * 3
+
+
 @functools.cache
 def mockups():
     """PGMPI's mock-ups as -h lists them: {collective: [names]}."""
