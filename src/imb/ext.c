@@ -4,8 +4,9 @@
  * Bidir_Put and Accumulate, each also as Multi-.
  *
  * One sample of M transfers (M = n_sample aggregate, M = 1 non-aggregate)
- * goes to / comes from M disjoint sections of the window and is completed by
- * MPI_Win_fence, the guide's "assured completion" of IMB-EXT.  Data are
+ * is completed by MPI_Win_fence, the guide's "assured completion" of
+ * IMB-EXT.  As IMB's code, every transfer uses the window's one section
+ * (with -off_cache, IMB's cycling sections: eb_rma_sections).  Data are
  * IMB-EXT's float BUF_VALUE(rank, i) = 0.1*(rank+1) + i; transfer lengths
  * are whole floats, as the real IMB-EXT prints them (0, 4, 8, ...). */
 #include "core/buffers.h"
@@ -25,7 +26,10 @@ typedef struct {
 } ext_state;
 
 static ext_state *st(const eb_ctx *c) { return c->priv; }
-static size_t off(const eb_ctx *c, long i) { return eb_rma_section_offset(i, st(c)->w.nsec, c->x); }
+static size_t off(const eb_ctx *c, long i)
+{
+    return eb_rma_section_offset(i, st(c)->w.nsec, st(c)->w.stride);
+}
 static char *win_sec(const eb_ctx *c, long i) { return st(c)->w.mem + off(c, i); }
 static char *loc_sec(const eb_ctx *c, long i) { return st(c)->w.local + off(c, i); }
 static MPI_Aint disp(const eb_ctx *c, long i) { return (MPI_Aint)off(c, i); }
@@ -40,7 +44,8 @@ static void no_extents(size_t x, int np, size_t *s_len, size_t *r_len)
     *r_len = 0;
 }
 
-/* Window of M sections; every section (window and local) holds this rank's
+/* IMB's window of one section (-off_cache: its cycling sections,
+ * eb_rma_sections); every section (window and local) holds this rank's
  * BUF_VALUE data; the first access epoch is opened by a fence (guide,
  * "Window (IMB-EXT and IMB-RMA)"). */
 static int ext_prepare(eb_ctx *c)
@@ -48,12 +53,15 @@ static int ext_prepare(eb_ctx *c)
     ext_state *s = eb_calloc(1, sizeof *s);
     c->priv = s;
     s->x = c->x;
-    long nsec = eb_rma_prepare_sections(c, c->x);
-    eb_rma_win_create(&s->w, c, (size_t)nsec * c->x, (size_t)nsec * c->x);
+    size_t stride;
+    long nsec = eb_rma_sections(c, c->x, &stride);
+    size_t area = eb_rma_area(nsec, stride, c->x);
+    eb_rma_win_create(&s->w, c, area, area);
     s->w.nsec = nsec;
+    s->w.stride = stride;
     for (long k = 0; k < nsec; k++) {
-        eb_fill_buf_values(s->w.mem + (size_t)k * c->x, c->x, c->rank);
-        eb_fill_buf_values(s->w.local + (size_t)k * c->x, c->x, c->rank);
+        eb_fill_buf_values(win_sec(c, k), c->x, c->rank);
+        eb_fill_buf_values(loc_sec(c, k), c->x, c->rank);
     }
     MPI_Win_fence(0, s->w.win);
     return 0;

@@ -149,7 +149,7 @@ void eb_nbc_print_settings(const eb_imb_options *o)
     (void)o;
     eb_cpu_work w = eb_cpu_calibrate(EB_NBC_TARGET_CPU_SECS);
     double t = eb_cpu_run(&w);
-    double mflops = t > 0 ? 2.0 * EB_CPU_N * EB_CPU_N * (double)w.passes / t / 1e6
+    double mflops = t > 0 ? eb_cpu_flops_per_pass() * (double)w.passes / t / 1e6
                           : eb_cpu_mflops();
     printf("\n# For nonblocking benchmarks:\n\n");
     printf("# Function CPU_Exploit obtains an undisturbed\n");

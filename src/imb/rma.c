@@ -8,9 +8,11 @@
  * Timing follows the real IMB-RMA: only the origin times its transfers and
  * their completion (the lock is taken before, released after the timed
  * loop); a process that is only a target waits in MPI_Barrier and reports 0.
- * Aggregate mode (where the table says "Supported") issues the M transfers to
- * M disjoint window sections and completes them with one flush; the
- * non-aggregate table (printed first, as IMB-RMA does) flushes each.
+ * Aggregate mode (where the table says "Supported") issues the M transfers
+ * and completes them with one flush; the non-aggregate table (printed first,
+ * as IMB-RMA does) flushes each.  As in IMB's code, every transfer of both
+ * modes goes to the window's one section (-off_cache: IMB's cycling
+ * sections; rma_win.h).
  *
  * Here: the measured patterns, their descriptors and the family; the
  * windows of a length and -check's presets are rma_state.c's,

@@ -24,26 +24,29 @@ void eb_rma_release(eb_ctx *c)
     c->priv = NULL;
 }
 
-static eb_rma_state *create(eb_ctx *c, long nsec, size_t sec_bytes, size_t win_bytes,
-                         size_t local_bytes)
+static eb_rma_state *create(eb_ctx *c, long nsec, size_t stride, size_t win_bytes,
+                            size_t local_bytes)
 {
     eb_rma_state *s = eb_calloc(1, sizeof *s);
     c->priv = s;
-    s->sec = sec_bytes;
     eb_rma_win_create(&s->w, c, win_bytes, local_bytes);
     s->w.nsec = nsec;
+    s->w.stride = stride;
     return s;
 }
 
-/* Single transfer: M sections of x bytes on both sides, the window and the
- * local sections holding this rank's byte pattern. */
+/* Single transfer: IMB's sections of x bytes (eb_rma_sections) on both
+ * sides, the window and the local sections holding this rank's byte
+ * pattern. */
 int eb_rma_prepare_single(eb_ctx *c)
 {
-    long nsec = eb_rma_prepare_sections(c, c->x);
-    eb_rma_state *s = create(c, nsec, c->x, (size_t)nsec * c->x, (size_t)nsec * c->x);
+    size_t stride;
+    long nsec = eb_rma_sections(c, c->x, &stride);
+    size_t area = eb_rma_area(nsec, stride, c->x);
+    create(c, nsec, stride, area, area);
     for (long k = 0; k < nsec; k++) {
-        eb_fill_pattern(s->w.mem + (size_t)k * c->x, c->x, c->rank, 0);
-        eb_fill_pattern(s->w.local + (size_t)k * c->x, c->x, c->rank, 0);
+        eb_fill_pattern(rma_win_sec(c, k), c->x, c->rank, 0);
+        eb_fill_pattern(rma_loc_sec(c, k), c->x, c->rank, 0);
     }
     return 0;
 }
@@ -52,12 +55,13 @@ int eb_rma_prepare_single(eb_ctx *c)
  * floats; a second local area receives fetched values. */
 int eb_rma_prepare_float(eb_ctx *c)
 {
-    long nsec = eb_rma_prepare_sections(c, c->x);
-    size_t area = (size_t)nsec * c->x;
-    eb_rma_state *s = create(c, nsec, c->x, area, 2 * area);
+    size_t stride;
+    long nsec = eb_rma_sections(c, c->x, &stride);
+    size_t area = eb_rma_area(nsec, stride, c->x);
+    create(c, nsec, stride, area, 2 * area);
     for (long k = 0; k < nsec; k++) {
-        eb_fill_buf_values(s->w.mem + (size_t)k * c->x, c->x, c->rank);
-        eb_fill_buf_values(s->w.local + (size_t)k * c->x, c->x, c->rank);
+        eb_fill_buf_values(rma_win_sec(c, k), c->x, c->rank);
+        eb_fill_buf_values(rma_loc_sec(c, k), c->x, c->rank);
     }
     return 0;
 }
@@ -92,12 +96,13 @@ int eb_rma_prepare_cas(eb_ctx *c)
                     "in one epoch (docs/imb-rma.md)", CAS_PT2PT_MAX_OUTSTANDING);
         warned = 1;
     }
-    long nsec = eb_rma_prepare_sections(c, sizeof(int));
-    size_t area = (size_t)nsec * sizeof(int);
-    eb_rma_state *s = create(c, nsec, sizeof(int), area, 3 * area);
-    int *wm = (int *)s->w.mem, *lo = (int *)s->w.local;
+    size_t stride;
+    long nsec = eb_rma_sections(c, sizeof(int), &stride);
+    size_t area = eb_rma_area(nsec, stride, sizeof(int));
+    create(c, nsec, stride, area, 3 * (size_t)nsec * sizeof(int));
+    int *lo = (int *)rma_st(c)->w.local;
     for (long k = 0; k < nsec; k++) {
-        wm[k] = eb_buf_value_int(c->rank, 0);
+        *(int *)rma_win_sec(c, k) = eb_buf_value_int(c->rank, 0);
         lo[k] = eb_buf_value_int(c->rank, 0);
         lo[nsec + k] = eb_buf_value_int(1 - c->rank, 0);
     }

@@ -1,5 +1,5 @@
 /* IMB-RMA's state of one message length (ctx->priv): the window with its
- * disjoint sections and the origin's local areas, how each pattern prepares
+ * sections (one, or -off_cache's) and the origin's local areas, how each pattern prepares
  * them, and the presets and checks of -check.  Shared by the patterns
  * (rma.c) and Truly_passive_put (rma_passive.c). */
 #ifndef EB_IMB_RMA_STATE_H
@@ -13,7 +13,6 @@
 
 typedef struct {
     eb_rma_win w;
-    size_t sec;   /* bytes of one window / local section */
 } eb_rma_state;
 
 static inline eb_rma_state *rma_st(const eb_ctx *c) { return c->priv; }
@@ -22,7 +21,7 @@ static inline long rma_sec(const eb_ctx *c, long i) { return i % rma_st(c)->w.ns
 /* Transfer i's section: its byte offset, in the window and in the local area. */
 static inline size_t rma_off(const eb_ctx *c, long i)
 {
-    return eb_rma_section_offset(i, rma_st(c)->w.nsec, rma_st(c)->sec);
+    return eb_rma_section_offset(i, rma_st(c)->w.nsec, rma_st(c)->w.stride);
 }
 static inline char *rma_win_sec(const eb_ctx *c, long i)
 {

@@ -1,5 +1,6 @@
 #include "imb/rma_win.h"
 
+#include "core/buffers.h"
 #include "core/error.h"
 #include "imb/driver/options.h"
 #include "imb/driver/repeat.h"
@@ -8,37 +9,12 @@
 #include <math.h>
 #include <string.h>
 
-long eb_rma_sections(const eb_ctx *c, size_t x, int aggregate)
+long eb_rma_sections(const eb_ctx *c, size_t x, size_t *stride)
 {
-    long n = eb_n_sample_base(&c->opt->iter, x, 1);
-    if (n < 1)
-        n = 1;
-    if (aggregate)
-        return n;
-    /* -off_cache: as many sections as IMB's cycling over twice the cache */
-    size_t stride;
     long slots;
-    eb_buf_geometry(x, n, &c->opt->cache, &stride, &slots);
+    eb_buf_geometry(x, eb_n_sample_base(&c->opt->iter, x, c->aggregate), &c->opt->cache, stride,
+                    &slots);
     return slots > 0 ? slots : 1;
-}
-
-long eb_rma_prepare_sections(eb_ctx *c, size_t x)
-{
-    static int warned;
-    long nsec = eb_rma_sections(c, x, c->aggregate);
-    if (!c->aggregate)
-        return nsec;
-    if (c->max_reps == 0 || c->max_reps > nsec)
-        c->max_reps = nsec;
-    const eb_iter_settings *it = &c->opt->iter;
-    if (eb_effective_policy(it->policy, 0) != EB_ITER_DYNAMIC && nsec < it->msgspersample &&
-        !warned) {
-        warned = 1;
-        eb_warn("%s, aggregate mode: at most OVERALL_VOL / X repetitions (%ld at %zu bytes), so "
-                "that the transfers of a sample go to disjoint window sections",
-                c->bench->name, nsec, x);
-    }
-    return nsec;
 }
 
 static void *alloc_mem(size_t bytes)

@@ -15,27 +15,29 @@ typedef struct {
     size_t bytes;       /* window size */
     char *local;        /* origin side: put sources, get / fetch results */
     size_t local_bytes;
-    long nsec;          /* disjoint sections, one per aggregated transfer */
+    long nsec;          /* sections the repetitions cycle through */
+    size_t stride;      /* bytes from one section to the next */
 } eb_rma_win;
 
-/* Disjoint sections for M transfers of x bytes: n_sample (the aggregate
- * repetition count, so M * x <= max(x, OVERALL_VOL)) in aggregate mode;
- * otherwise 1 (each transfer completes before the next one starts), or with
- * -off_cache the slot count of IMB's cycling over twice the cache size. */
-long eb_rma_sections(const eb_ctx *c, size_t x, int aggregate);
+/* IMB's window geometry for transfers of x bytes (IMB_init_buffers_iter:
+ * r_cache_iter sections r_offs apart; the window is acc_size bytes): one
+ * section, which every repetition of both modes reuses, or with -off_cache
+ * as many as IMB's cycling over twice the cache, min(n, ceil(2 * cache /
+ * stride)) with stride = x rounded up to whole cache lines plus one line and
+ * n the length's repetition base of c->aggregate's mode.  Sets *stride. */
+long eb_rma_sections(const eb_ctx *c, size_t x, size_t *stride);
 
-/* eb_rma_sections for c->aggregate, and in aggregate mode a cap on the row's
- * repetitions (c->max_reps) at that count: -iter_policy off and multiple_np
- * count repetitions without OVERALL_VOL / x, and the M transfers under one
- * completion must still go to M disjoint sections of a window within the
- * guide's memory bound. */
-long eb_rma_prepare_sections(eb_ctx *c, size_t x);
-
-/* Byte offset of the section transfer i uses: section i mod nsec of x bytes,
- * so transfers i != j below nsec never overlap and all stay in nsec * x. */
-static inline size_t eb_rma_section_offset(long i, long nsec, size_t x)
+/* Bytes of nsec sections of x bytes `stride` apart: x for one section, else
+ * nsec * stride (IMB's max(len, cache_iter * offs)). */
+static inline size_t eb_rma_area(long nsec, size_t stride, size_t x)
 {
-    return (size_t)(i % nsec) * x;
+    return nsec > 1 ? (size_t)nsec * stride : x;
+}
+
+/* Byte offset of the section transfer i uses: section i mod nsec. */
+static inline size_t eb_rma_section_offset(long i, long nsec, size_t stride)
+{
+    return nsec > 1 ? (size_t)(i % nsec) * stride : 0;
 }
 
 /* Collective over c->comm: allocate and expose `bytes` of window memory

@@ -1,6 +1,6 @@
 /* Pure helpers of the one-sided families: BUF_VALUE data and its checks,
  * the accumulate verification, the Truly_passive_put verdict, the window
- * sections of aggregated transfers. */
+ * geometry of IMB's code (one section; -off_cache's cycling). */
 #include "imb/driver/options.h"
 #include "imb/driver/repeat.h"
 #include "imb/rma_passive.h"
@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The guide's "M disjoint transfers": the M transfers of one sample (M =
- * the driver's repetition count under each policy, after prepare's cap;
- * M = 1 per completion in non-aggregate mode) go to pairwise disjoint
- * sections inside the window of nsec * x bytes, which stays within
- * max(x, OVERALL_VOL) (the guide's memory table). */
+/* IMB's window geometry (IMB_init_buffers_iter: r_cache_iter sections
+ * r_offs apart): without -off_cache one section of x bytes, which every
+ * repetition of both modes reuses, whatever the policy, and no cap on the
+ * repetitions; with -off_cache min(n, ceil(2 * cache / stride)) sections,
+ * stride = x rounded up to whole cache lines plus one line, disjoint and
+ * inside the window. */
 static void test_sections(void)
 {
     static const eb_bench bench = {.name = "Unidir_Put"};
@@ -24,50 +25,36 @@ static void test_sections(void)
     memset(&o, 0, sizeof o);
     o.iter = (eb_iter_settings){.msgspersample = 1000, .overall_vol = 40L << 20,
                                 .msgs_nonaggr = 100};
-    const size_t xs[] = {0, 1, 4, 1000, 41943, 41944, 65536, 1 << 20, 4 << 20};
+    const size_t xs[] = {0, 1, 4, 1000, 41943, 65536, 1 << 20, 4 << 20};
     const eb_iter_policy pols[] = {EB_ITER_DYNAMIC, EB_ITER_OFF, EB_ITER_MULTIPLE_NP};
     for (size_t p = 0; p < sizeof pols / sizeof pols[0]; p++)
         for (size_t ix = 0; ix < sizeof xs / sizeof xs[0]; ix++)
             for (int agg = 0; agg <= 1; agg++) {
-                size_t x = xs[ix], vol = (size_t)o.iter.overall_vol;
+                size_t x = xs[ix], stride = 0;
                 o.iter.policy = pols[p];
+                o.cache = (eb_cache){0, 0};
                 eb_ctx c = {.bench = &bench, .opt = &o, .aggregate = agg};
-                long nsec = eb_rma_prepare_sections(&c, x);
-                long want = pols[p] == EB_ITER_OFF ? (agg ? 1000 : 100)
-                            : pols[p] == EB_ITER_MULTIPLE_NP
-                                ? eb_n_sample_multiple_np(1000, x > 4 ? x : 4, 4 << 20, 2)
-                                : eb_n_sample_base(&o.iter, x, agg);
-                long M = !agg ? 1 : c.max_reps > 0 && want > c.max_reps ? c.max_reps : want;
-                if (agg) {
-                    CHECK((size_t)nsec * x <= (x > vol ? x : vol));
-                } else {
-                    CHECK_EQ_LONG(nsec, 1);
-                    CHECK_EQ_LONG(c.max_reps, 0);
-                }
-                char *used = calloc((size_t)nsec, 1);
-                long clash = 0, outside = 0;
-                for (long i = 0; i < M; i++) {
-                    size_t off = eb_rma_section_offset(i, nsec, x);
-                    outside += off + x > (size_t)nsec * x;
-                    if (x > 0 && off % x == 0 && off / x < (size_t)nsec) {
-                        clash += used[off / x];
-                        used[off / x] = 1;
+                CHECK_EQ_LONG(eb_rma_sections(&c, x, &stride), 1);
+                CHECK_EQ_LONG((long)eb_rma_area(1, stride, x), (long)x);
+                CHECK_EQ_LONG((long)eb_rma_section_offset(999, 1, stride), 0);
+                CHECK_EQ_LONG(c.max_reps, 0);
+                /* -off_cache 1 (MB), 64-byte lines */
+                o.cache = (eb_cache){1.0, 64};
+                long nsec = eb_rma_sections(&c, x, &stride);
+                long n = eb_n_sample_base(&o.iter, x, agg);
+                size_t ofs = ((x + 63) / 64 + 1) * 64;
+                long want = (long)((2u << 20) + ofs - 1) / (long)ofs;
+                CHECK_EQ_LONG(nsec, n < want ? n : want);
+                if (nsec > 1) {
+                    CHECK_EQ_LONG((long)stride, (long)ofs);
+                    size_t area = eb_rma_area(nsec, stride, x);
+                    for (long i = 0; i < 3 * nsec; i++) {
+                        size_t off = eb_rma_section_offset(i, nsec, stride);
+                        CHECK(off + x <= area);
+                        CHECK_EQ_LONG((long)off, (long)((size_t)(i % nsec) * ofs));
                     }
                 }
-                free(used);
-                CHECK_EQ_LONG(clash, 0);
-                CHECK_EQ_LONG(outside, 0);
             }
-    /* -iter_policy off at 1 MiB: 1000 asked, 40 MiB / 1 MiB = 40 sections,
-     * so 40 repetitions; the dynamic policy never needs the cap */
-    o.iter.policy = EB_ITER_OFF;
-    eb_ctx c = {.bench = &bench, .opt = &o, .aggregate = 1};
-    CHECK_EQ_LONG(eb_rma_prepare_sections(&c, 1 << 20), 40);
-    CHECK_EQ_LONG(c.max_reps, 40);
-    /* a cap already set (Compare_and_swap under osc/pt2pt) stays if lower */
-    c.max_reps = 20;
-    eb_rma_prepare_sections(&c, 1 << 20);
-    CHECK_EQ_LONG(c.max_reps, 20);
 }
 
 int main(void)
