@@ -18,8 +18,9 @@ def pytest_configure(config):
         "purpose; the record validator leaves its files alone")
     config.addinivalue_line(
         "markers", "matrix: a case of a long parametrized matrix beyond the first of its kind "
-        "(every OSU sample, every -w/-s, every checked benchmark under corruption): CI's "
-        "scripts/test-matrix runs these, the test command (scripts/test) the rest")
+        "(every OSU sample, every -w/-s, every checked benchmark under corruption), or a long "
+        "scenario whose parts the test command checks (the acceptance profile on the cluster): "
+        "CI's scripts/test-matrix runs these, the test command (scripts/test) the rest")
     config.addinivalue_line(
         "markers", "asan: in the selection scripts/test runs again on the ASan + UBSan build "
         "(the checked runs of every component, b_eff, b_eff_io, SKaMPI suites, resume, -repeat, "

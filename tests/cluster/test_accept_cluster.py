@@ -9,7 +9,12 @@ import subprocess
 import sys
 
 import junitparser
+import pytest
 from conftest import BUILD, run_env
+
+# a scenario of four nodes: CI's matrix stage (scripts/test-matrix); its parts (the verdict,
+# the blame, the budget, JUnit) are tests/python/test_accept.py's and test_accept_local.py's
+pytestmark = pytest.mark.matrix
 
 RATE_MB = 400e6 / 8 / 1e6  # 50 MB/s (10^6 bytes/s)
 
