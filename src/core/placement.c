@@ -196,7 +196,9 @@ void eb_placement_json(eb_json *j)
     char *all = rank == 0 ? eb_malloc((size_t)size * CPUS_LEN) : NULL;
     eb_rank_topo *topos = rank == 0 ? eb_malloc((size_t)size * sizeof *topos) : NULL;
     MPI_Gather(cpus, CPUS_LEN, MPI_CHAR, all, CPUS_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
-    MPI_Gather(&topo, (int)sizeof topo, MPI_BYTE, topos, (int)sizeof topo, MPI_BYTE, 0,
+    /* MPI_CHAR, as all of the run record's gathers: MPI_BYTE and MPI_FLOAT are the
+     * benchmarks' data, which the tests' corrupting library counts (tests/pmpi/corrupt.c) */
+    MPI_Gather(&topo, (int)sizeof topo, MPI_CHAR, topos, (int)sizeof topo, MPI_CHAR, 0,
                MPI_COMM_WORLD);
     if (rank != 0)
         return;
