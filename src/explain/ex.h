@@ -19,16 +19,17 @@
 #define EX_METHODOLOGY "explain"
 #define EX_MAX_SIZES 16
 #define EX_MAX_METHODS 8
-#define EX_NFACTORS 9
+#define EX_NFACTORS 10
+#define EX_BW_WINDOW 64 /* osu_bw's window of messages in flight */
 /* rows of one size: the methods and at most EX_NFACTORS chain rows each */
 #define EX_MAX_ROWS (EX_MAX_METHODS * (EX_NFACTORS + 1))
 
 typedef enum { EX_OP_PINGPONG, EX_OP_BCAST, EX_OP_ALLREDUCE, EX_OP_BARRIER, EX_OP_REDUCE,
-               EX_OP_ALLGATHER, EX_OP_ALLTOALL, EX_NOPS } ex_op;
+               EX_OP_ALLGATHER, EX_OP_ALLTOALL, EX_OP_BW, EX_NOPS } ex_op;
 
 /* the factors, in the order a chain changes them */
 typedef enum { EX_F_SYNC, EX_F_FORM, EX_F_STAT, EX_F_ORDER, EX_F_REGION, EX_F_WARMUP,
-               EX_F_BUFFERS, EX_F_ROOT, EX_F_UNIT } ex_factor;
+               EX_F_BUFFERS, EX_F_ROOT, EX_F_UNIT, EX_F_INFLIGHT } ex_factor;
 
 typedef enum { EX_SYNC_NONE, EX_SYNC_BARRIER, EX_SYNC_DOUBLE, EX_SYNC_WINDOW } ex_sync;
 /* how the processes' times of a region form one time */
@@ -39,11 +40,12 @@ typedef enum { EX_STAT_MEAN, EX_STAT_MEDIAN, EX_STAT_MIN } ex_stat;
  * regions; process first: each process's statistic, then the form */
 typedef enum { EX_ORDER_REGION, EX_ORDER_PROCESS } ex_order;
 typedef enum { EX_REGION_EACH, EX_REGION_LOOP } ex_region;
-typedef enum { EX_WARM_NONE, EX_WARM_IMB4, EX_WARM_IMB2021, EX_WARM_OSU } ex_warm;
+typedef enum { EX_WARM_NONE, EX_WARM_IMB4, EX_WARM_IMB2021, EX_WARM_OSU, EX_WARM_OSU_BW } ex_warm;
 
 typedef struct {
     int v[EX_NFACTORS]; /* indexed by ex_factor: the enums above; buffers 1 = cache-cold,
-                           root 1 = rotating, unit 1 = half round trip */
+                           root 1 = rotating, unit 1 = per message (half a round trip,
+                           or a window's share), in-flight 1 = osu_bw's window (bw only) */
 } ex_config;
 
 typedef struct {
@@ -107,8 +109,9 @@ void ex_kernel_clock(ex_kernel *k, int exchanges);
 void ex_kernel_window(ex_kernel *k, double window_s);
 void ex_kernel_row(ex_kernel *k, const ex_config *c, double *value, long *invalid);
 /* pure: the value of a row from every process's region times (rank-major:
- * p * nreg + r), flags per region (already reduced over processes) */
-double ex_form_value(const ex_config *c, int nproc, long nreg, long calls, const double *dur,
+ * p * nreg + r), flags per region (already reduced over processes); scale
+ * turns a region's time into the reported one (per call, per message) */
+double ex_form_value(const ex_config *c, int nproc, long nreg, double scale, const double *dur,
                      const double *gstart, const double *gend, const double *wstart,
                      const int *flags, long *invalid);
 double ex_statistic(int stat, double *v, long n);

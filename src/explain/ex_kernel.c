@@ -49,7 +49,7 @@ ex_kernel *ex_kernel_new(ex_op op, long size, long reps, double window_s)
     k->window_s = window_s;
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_split(MPI_COMM_WORLD, op == EX_OP_PINGPONG && wrank > 1 ? MPI_UNDEFINED : 0, wrank,
+    MPI_Comm_split(MPI_COMM_WORLD, (op == EX_OP_PINGPONG || op == EX_OP_BW) && wrank > 1 ? MPI_UNDEFINED : 0, wrank,
                    &k->comm);
     if (k->comm == MPI_COMM_NULL)
         return k;
@@ -87,6 +87,36 @@ void ex_kernel_clock(ex_kernel *k, int exchanges)
 
 void ex_kernel_window(ex_kernel *k, double window_s) { k->window_s = window_s; }
 
+static void ping_pong(ex_kernel *k, char *s, char *r, int n)
+{
+    if (k->rank == 0) {
+        MPI_Send(s, n, MPI_BYTE, 1, 1, k->comm);
+        MPI_Recv(r, n, MPI_BYTE, 1, 1, k->comm, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(r, n, MPI_BYTE, 0, 1, k->comm, MPI_STATUS_IGNORE);
+        MPI_Send(s, n, MPI_BYTE, 0, 1, k->comm);
+    }
+}
+
+/* osu_bw's step: a window of nonblocking sends from rank 0 (one buffer, as
+ * OSU), the receiver's matching receives, then its 4-byte acknowledgement */
+static void bw_window(ex_kernel *k, char *s, char *r, int n)
+{
+    MPI_Request req[EX_BW_WINDOW];
+    int ack = 0;
+    for (int w = 0; w < EX_BW_WINDOW; w++) {
+        if (k->rank == 0)
+            MPI_Isend(s, n, MPI_BYTE, 1, 2, k->comm, &req[w]);
+        else
+            MPI_Irecv(r, n, MPI_BYTE, 0, 2, k->comm, &req[w]);
+    }
+    MPI_Waitall(EX_BW_WINDOW, req, MPI_STATUSES_IGNORE);
+    if (k->rank == 0)
+        MPI_Recv(&ack, 1, MPI_INT, 1, 3, k->comm, MPI_STATUS_IGNORE);
+    else
+        MPI_Send(&ack, 1, MPI_INT, 0, 3, k->comm);
+}
+
 /* one call of the operation on slot i's buffers */
 static void call_op(ex_kernel *k, const ex_config *c, long i)
 {
@@ -98,13 +128,7 @@ static void call_op(ex_kernel *k, const ex_config *c, long i)
     k->call++;
     switch (k->op) {
     case EX_OP_PINGPONG:
-        if (k->rank == 0) {
-            MPI_Send(s, n, MPI_BYTE, 1, 1, k->comm);
-            MPI_Recv(r, n, MPI_BYTE, 1, 1, k->comm, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(r, n, MPI_BYTE, 0, 1, k->comm, MPI_STATUS_IGNORE);
-            MPI_Send(s, n, MPI_BYTE, 0, 1, k->comm);
-        }
+        ping_pong(k, s, r, n);
         break;
     case EX_OP_BCAST:
         MPI_Bcast(k->rank == root ? s : r, n, MPI_BYTE, root, k->comm);
@@ -114,6 +138,12 @@ static void call_op(ex_kernel *k, const ex_config *c, long i)
         break;
     case EX_OP_REDUCE:
         MPI_Reduce(s, r, nf, MPI_FLOAT, MPI_SUM, root, k->comm);
+        break;
+    case EX_OP_BW:
+        if (c->v[EX_F_INFLIGHT])
+            bw_window(k, s, r, n);
+        else
+            ping_pong(k, s, r, n);
         break;
     case EX_OP_BARRIER:
         MPI_Barrier(k->comm);
@@ -201,7 +231,10 @@ void ex_kernel_row(ex_kernel *k, const ex_config *c, double *value, long *invali
         for (size_t p = 0; p < np; p++)
             for (size_t a = 0; a < 3; a++)
                 memcpy(d + a * np * n + p * n, all + p * 3 * n + a * n, n * sizeof *d);
-        *value = ex_form_value(c, k->nproc, nreg, calls, d, d + np * n, d + 2 * np * n, ws,
+        /* per message: half a round trip, or a window's share (the ack not counted) */
+        double msgs = c->v[EX_F_INFLIGHT] ? EX_BW_WINDOW : 2;
+        double scale = 1.0 / (double)calls / (c->v[EX_F_UNIT] ? msgs : 1.0);
+        *value = ex_form_value(c, k->nproc, nreg, scale, d, d + np * n, d + 2 * np * n, ws,
                                fall, invalid);
         free(d);
     }
@@ -245,12 +278,11 @@ static double form_of(int form, const double *x, int nproc)
     return form == EX_FORM_MEAN ? s / nproc : form == EX_FORM_MAX ? m : x[0];
 }
 
-double ex_form_value(const ex_config *c, int nproc, long nreg, long calls, const double *dur,
+double ex_form_value(const ex_config *c, int nproc, long nreg, double scale, const double *dur,
                      const double *gstart, const double *gend, const double *wstart,
                      const int *flags, long *invalid)
 {
     int form = c->v[EX_F_FORM];
-    double scale = 1.0 / (double)calls / (c->v[EX_F_UNIT] ? 2.0 : 1.0);
     double *v = eb_calloc((size_t)nreg + 1, sizeof *v), *x = eb_calloc((size_t)nproc, sizeof *x);
     long nv = 0;
     *invalid = 0;

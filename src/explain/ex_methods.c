@@ -7,8 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-/* factor order: sync, form, statistic, order, region, warm-up, buffers, root, unit */
-#define CFG(s, f, st, o, r, w, b, rt, u) {{s, f, st, o, r, w, b, rt, u}}
+/* factor order: sync, form, statistic, order, region, warm-up, buffers, root, unit; in-flight
+ * is one message except in osu_bw's method (bw_methods) */
+#define CFG(s, f, st, o, r, w, b, rt, u) {{s, f, st, o, r, w, b, rt, u, 0}}
 
 /* the collectives; root rotation is IMB 4.0's (i % P) and only matters for
  * rooted operations, where ex_methods keeps it (elsewhere it is cleared) */
@@ -61,6 +62,11 @@ static const ex_method pp_methods[] = {
          EX_WARM_NONE, 0, 0, 0)},
 };
 
+/* bw: PingPong's methods, OSU's by osu_bw: a window of 64 messages in flight, then an ack;
+ * the time per message (the loop over the window's messages), 10 warm-up steps (2 above
+ * 8192 bytes) */
+static ex_method bw_methods[sizeof pp_methods / sizeof pp_methods[0]];
+
 #define NCOLL (int)(sizeof coll_methods / sizeof coll_methods[0])
 #define NPP (int)(sizeof pp_methods / sizeof pp_methods[0])
 
@@ -70,6 +76,18 @@ int ex_methods(ex_op op, const ex_method **out)
 {
     if (op == EX_OP_PINGPONG) {
         *out = pp_methods;
+        return NPP;
+    }
+    if (op == EX_OP_BW) {
+        for (int i = 0; i < NPP; i++) {
+            bw_methods[i] = pp_methods[i];
+            if (!strcmp(bw_methods[i].name, "osu-7.4")) {
+                bw_methods[i].title = "OSU 7.4 osu_bw";
+                bw_methods[i].c.v[EX_F_WARMUP] = EX_WARM_OSU_BW;
+                bw_methods[i].c.v[EX_F_INFLIGHT] = 1;
+            }
+        }
+        *out = bw_methods;
         return NPP;
     }
     int is_rooted = op == EX_OP_BCAST || op == EX_OP_REDUCE;
@@ -94,7 +112,8 @@ int ex_method_find(ex_op op, const char *name)
 }
 
 static const char *const factor_names[EX_NFACTORS] = {
-    "sync", "form", "statistic", "order", "region", "warm-up", "buffers", "root", "unit"};
+    "sync", "form", "statistic", "order", "region", "warm-up", "buffers", "root", "unit",
+    "in-flight"};
 
 const char *ex_factor_name(ex_factor f) { return factor_names[f]; }
 
@@ -105,12 +124,13 @@ const char *ex_value_name(ex_factor f, int v)
     static const char *const stat[] = {"mean", "median", "min"};
     static const char *const order[] = {"region-first", "process-first"};
     static const char *const region[] = {"each", "loop"};
-    static const char *const warm[] = {"none", "imb-4.0", "imb-2021", "osu-7.4"};
+    static const char *const warm[] = {"none", "imb-4.0", "imb-2021", "osu-7.4", "osu-7.4-bw"};
     static const char *const buf[] = {"reused", "cache-cold"};
     static const char *const root[] = {"fixed", "rotating"};
-    static const char *const unit[] = {"round-trip", "half-round-trip"};
-    static const char *const *const all[EX_NFACTORS] = {sync, form, stat, order, region, warm,
-                                                         buf, root, unit};
+    static const char *const unit[] = {"per-call", "per-message"};
+    static const char *const inflight[] = {"one", "window-64"};
+    static const char *const *const all[EX_NFACTORS] = {sync, form, stat,  order, region,
+                                                         warm, buf,  root,  unit,  inflight};
     return all[f][v];
 }
 
@@ -139,6 +159,8 @@ long ex_warmup_calls(int warm, long size, long reps)
         return reps >= 10 ? reps / 10 : reps >= 2 ? 1 : 0;
     case EX_WARM_OSU:
         return size > 8192 ? 10 : 100;
+    case EX_WARM_OSU_BW:
+        return size > 8192 ? 2 : 10;
     default:
         return 0;
     }

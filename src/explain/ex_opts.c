@@ -9,7 +9,7 @@
 #include <strings.h>
 
 static const char *const op_names[EX_NOPS] = {"PingPong", "Bcast", "Allreduce", "Barrier",
-                                              "Reduce", "Allgather", "Alltoall"};
+                                              "Reduce", "Allgather", "Alltoall", "bw"};
 
 const char *ex_op_name(ex_op op) { return op_names[op]; }
 
@@ -17,7 +17,8 @@ void ex_usage(FILE *f)
 {
     fprintf(f,
             "usage: effbench explain OPERATION [SIZES] [options]\n"
-            "  OPERATION     PingPong, Bcast, Allreduce, Barrier, Reduce, Allgather, Alltoall\n"
+            "  OPERATION     PingPong, Bcast, Allreduce, Barrier, Reduce, Allgather, Alltoall, bw\n"
+            "                (bw: streaming bandwidth between ranks 0 and 1, as osu_bw)\n"
             "  SIZES         message sizes in bytes, comma separated (default 1024; Barrier: "
             "none)\n"
             "  --rounds N    rounds, each row once per round in a shuffled order (default 5)\n"

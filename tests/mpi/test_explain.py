@@ -12,11 +12,12 @@ from effb import parse_imb, read_jsonl, run
 
 METHODS = ["reprompi-window", "reprompi-barrier", "imb-4.0", "imb-4.0-off_cache", "imb-2021",
            "osu-7.4", "skampi"]
-FACTORS = ["sync", "form", "statistic", "order", "region", "warm-up", "buffers", "root", "unit"]
+FACTORS = ["sync", "form", "statistic", "order", "region", "warm-up", "buffers", "root", "unit",
+           "in-flight"]
 NUM = r"-?\d+\.\d\d"
 CELL = rf"(?:{NUM}|n/a|-)"
 ROW = re.compile(rf"^([a-z0-9._-]+) +({NUM}|n/a) +({NUM}|n/a) +({NUM}|n/a) +(\d+)/(\d+) +"
-                 rf"({NUM}|n/a) +({NUM}|n/a)((?: +{CELL}){{9}}) +({NUM}|n/a)$")
+                 rf"({NUM}|n/a) +({NUM}|n/a)((?: +{CELL}){{10}}) +({NUM}|n/a)$")
 HEADER = ("%-18s %10s %10s %10s %11s %10s %10s" % ("#method", "value", "min", "max", "invalid",
                                                    "reference", "difference")
           + "".join(" %10s" % f for f in FACTORS) + " %11s" % "unexplained")
@@ -105,15 +106,19 @@ def check_records(path, op, size, procs):
     assert res[0]["difference_us"] in (0, None)
 
 
-@pytest.mark.parametrize("np,op,size,reps", [(4, "Bcast", 1024, 20), (2, "PingPong", 1048576, 10)])
+@pytest.mark.parametrize("np,op,size,reps", [(4, "Bcast", 1024, 20), (2, "PingPong", 1048576, 10),
+                                             (3, "bw", 65536, 5)])
 def test_explain_table_and_records(np, op, size, reps, tmp_path):
     path = tmp_path / "e.jsonl"
     r = run(np, "effbench", "explain", op, size, "--rounds", 3, "--reps", reps,
             "--window-us", 3000, "--json", path, timeout=240)
     assert r.returncode == 0, r
-    rows, chains = parse(r.stdout, op, size, np if op != "PingPong" else 2, reps, 3)
+    pair = op in ("PingPong", "bw")  # ranks 0 and 1; the others wait
+    rows, chains = parse(r.stdout, op, size, 2 if pair else np, reps, 3)
     check_relations(rows, chains, reps, 3)
-    check_records(path, op, size, np if op != "PingPong" else 2)
+    check_records(path, op, size, 2 if pair else np)
+    if op == "bw":
+        assert chains["osu-7.4"][-1] == "in-flight"
 
 
 @pytest.mark.matrix
