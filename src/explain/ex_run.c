@@ -8,6 +8,7 @@
 #include "core/component_names.h"
 #include "core/component_run.h"
 #include "core/error.h"
+#include "core/guard.h"
 #include "core/registry.h"
 #include "explain/ex.h"
 
@@ -126,10 +127,23 @@ static double window_of(const ex_options *o, ex_kernel *k)
     return w;
 }
 
+/* the guard's row is a size: a generous estimate of its time (per call 10 us or the
+ * window, plus P blocks at 100 MB/s; its default deadline is 20 times that, at least 120 s) */
+static void guard_size(const ex_options *o, const ex_table *t, int procs)
+{
+    char what[120];
+    snprintf(what, sizeof what, "explain %s, %ld bytes", ex_op_name(o->op), t->size);
+    double per_call = (o->window_s > 0 ? o->window_s : 1e-3) + 1e-5 +
+                      (double)t->size * procs * (o->op == EX_OP_BW ? EX_BW_WINDOW : 1) / 1e8;
+    double calls = (double)t->nrows * t->rounds * (double)(t->reps + 100);
+    eb_guard_row(what, per_call * calls, MPI_COMM_WORLD);
+}
+
 static void measure_size(const ex_options *o, long size, int rank, int procs)
 {
     ex_table t;
     build(&t, o, size, procs);
+    guard_size(o, &t, procs);
     ex_kernel *k = ex_kernel_new(o->op, size, t.reps, 0);
     ex_kernel_clock(k, EX_CLOCK_EXCHANGES);
     t.window_s = window_of(o, k);
@@ -154,7 +168,8 @@ static void measure_size(const ex_options *o, long size, int rank, int procs)
         ex_report_json(&t, o);
     }
     free(t.vals);
-    MPI_Barrier(MPI_COMM_WORLD);
+    eb_guard_row_end();
+    eb_guard_count_row();
 }
 
 static int ex_measure(void *state, eb_run *run, char *msg, size_t msglen)
@@ -162,6 +177,7 @@ static int ex_measure(void *state, eb_run *run, char *msg, size_t msglen)
     (void)msg;
     (void)msglen;
     const ex_options *o = &((ex_state *)state)->o;
+    eb_guard_plan_rows(o->nsizes);
     for (int s = 0; s < o->nsizes; s++)
         measure_size(o, o->sizes[s], run->rank, run->procs);
     return EB_EXIT_OK;
