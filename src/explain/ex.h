@@ -25,7 +25,11 @@
 #define EX_MAX_ROWS (EX_MAX_METHODS * (EX_NFACTORS + 1))
 
 typedef enum { EX_OP_PINGPONG, EX_OP_BCAST, EX_OP_ALLREDUCE, EX_OP_BARRIER, EX_OP_REDUCE,
-               EX_OP_ALLGATHER, EX_OP_ALLTOALL, EX_OP_BW, EX_NOPS } ex_op;
+               EX_OP_ALLGATHER, EX_OP_ALLTOALL, EX_OP_BW, EX_OP_PINGPING, EX_OP_SENDRECV,
+               EX_OP_EXCHANGE, EX_NOPS } ex_op;
+
+/* ranks 0 and 1 only (the others wait) */
+#define EX_PAIR_OP(op) ((op) == EX_OP_PINGPONG || (op) == EX_OP_BW || (op) == EX_OP_PINGPING)
 
 /* the factors, in the order a chain changes them */
 typedef enum { EX_F_SYNC, EX_F_FORM, EX_F_STAT, EX_F_ORDER, EX_F_REGION, EX_F_WARMUP,

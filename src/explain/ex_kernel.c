@@ -32,6 +32,8 @@ static void extents(ex_op op, long size, int p, size_t *s, size_t *r)
     *s = *r = (size_t)size;
     if (op == EX_OP_ALLGATHER)
         *r = (size_t)size * (size_t)p;
+    if (op == EX_OP_EXCHANGE) /* from both neighbours */
+        *r = 2 * (size_t)size;
     if (op == EX_OP_ALLTOALL)
         *s = *r = (size_t)size * (size_t)p;
     if (*s == 0)
@@ -49,7 +51,7 @@ ex_kernel *ex_kernel_new(ex_op op, long size, long reps, double window_s)
     k->window_s = window_s;
     int wrank;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_split(MPI_COMM_WORLD, (op == EX_OP_PINGPONG || op == EX_OP_BW) && wrank > 1 ? MPI_UNDEFINED : 0, wrank,
+    MPI_Comm_split(MPI_COMM_WORLD, EX_PAIR_OP(op) && wrank > 1 ? MPI_UNDEFINED : 0, wrank,
                    &k->comm);
     if (k->comm == MPI_COMM_NULL)
         return k;
@@ -117,6 +119,32 @@ static void bw_window(ex_kernel *k, char *s, char *r, int n)
         MPI_Send(&ack, 1, MPI_INT, 0, 3, k->comm);
 }
 
+/* IMB's PingPing, Sendrecv (a ring: to the right, from the left) and Exchange
+ * (to and from both neighbours) */
+static void p2p_ring(ex_kernel *k, char *s, char *r, int n)
+{
+    int right = (k->rank + 1) % k->nproc, left = (k->rank + k->nproc - 1) % k->nproc;
+    MPI_Request req[4];
+    switch (k->op) {
+    case EX_OP_PINGPING:
+        MPI_Isend(s, n, MPI_BYTE, right, 4, k->comm, &req[0]);
+        MPI_Recv(r, n, MPI_BYTE, left, 4, k->comm, MPI_STATUS_IGNORE);
+        MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+        break;
+    case EX_OP_SENDRECV:
+        MPI_Sendrecv(s, n, MPI_BYTE, right, 5, r, n, MPI_BYTE, left, 5, k->comm,
+                     MPI_STATUS_IGNORE);
+        break;
+    default:
+        MPI_Isend(s, n, MPI_BYTE, left, 6, k->comm, &req[0]);
+        MPI_Isend(s, n, MPI_BYTE, right, 6, k->comm, &req[1]);
+        MPI_Recv(r, n, MPI_BYTE, left, 6, k->comm, MPI_STATUS_IGNORE);
+        MPI_Recv(r + n, n, MPI_BYTE, right, 6, k->comm, MPI_STATUS_IGNORE);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        break;
+    }
+}
+
 /* one call of the operation on slot i's buffers */
 static void call_op(ex_kernel *k, const ex_config *c, long i)
 {
@@ -144,6 +172,11 @@ static void call_op(ex_kernel *k, const ex_config *c, long i)
             bw_window(k, s, r, n);
         else
             ping_pong(k, s, r, n);
+        break;
+    case EX_OP_PINGPING:
+    case EX_OP_SENDRECV:
+    case EX_OP_EXCHANGE:
+        p2p_ring(k, s, r, n);
         break;
     case EX_OP_BARRIER:
         MPI_Barrier(k->comm);

@@ -70,7 +70,7 @@ static ex_method bw_methods[sizeof pp_methods / sizeof pp_methods[0]];
 #define NCOLL (int)(sizeof coll_methods / sizeof coll_methods[0])
 #define NPP (int)(sizeof pp_methods / sizeof pp_methods[0])
 
-static ex_method rooted[NCOLL], unrooted[NCOLL];
+static ex_method rooted[NCOLL], unrooted[NCOLL], p2p[NCOLL];
 
 int ex_methods(ex_op op, const ex_method **out)
 {
@@ -89,6 +89,17 @@ int ex_methods(ex_op op, const ex_method **out)
         }
         *out = bw_methods;
         return NPP;
+    }
+    if (op == EX_OP_PINGPING || op == EX_OP_SENDRECV || op == EX_OP_EXCHANGE) {
+        /* IMB's own benchmarks; OSU 7.4 has none of them (its osu_bibw is a window) */
+        int n = 0;
+        for (int i = 0; i < NCOLL; i++)
+            if (strcmp(coll_methods[i].name, "osu-7.4")) {
+                p2p[n] = coll_methods[i];
+                p2p[n++].c.v[EX_F_ROOT] = 0;
+            }
+        *out = p2p;
+        return n;
     }
     int is_rooted = op == EX_OP_BCAST || op == EX_OP_REDUCE;
     ex_method *m = is_rooted ? rooted : unrooted;

@@ -9,7 +9,8 @@
 #include <strings.h>
 
 static const char *const op_names[EX_NOPS] = {"PingPong", "Bcast", "Allreduce", "Barrier",
-                                              "Reduce", "Allgather", "Alltoall", "bw"};
+                                              "Reduce", "Allgather", "Alltoall", "bw",
+                                              "PingPing", "Sendrecv", "Exchange"};
 
 const char *ex_op_name(ex_op op) { return op_names[op]; }
 
@@ -17,7 +18,8 @@ void ex_usage(FILE *f)
 {
     fprintf(f,
             "usage: effbench explain OPERATION [SIZES] [options]\n"
-            "  OPERATION     PingPong, Bcast, Allreduce, Barrier, Reduce, Allgather, Alltoall, bw\n"
+            "  OPERATION     PingPong, PingPing, Sendrecv, Exchange, bw, Bcast, Allreduce, Barrier,\n"
+            "                Reduce, Allgather, Alltoall\n"
             "                (bw: streaming bandwidth between ranks 0 and 1, as osu_bw)\n"
             "  SIZES         message sizes in bytes, comma separated (default 1024; Barrier: "
             "none)\n"

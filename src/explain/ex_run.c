@@ -78,7 +78,7 @@ static void build(ex_table *t, const ex_options *o, long size, int procs)
     t->size = size;
     t->reps = ex_reps(o, size);
     t->rounds = o->rounds;
-    t->procs = o->op == EX_OP_PINGPONG || o->op == EX_OP_BW ? 2 : procs;
+    t->procs = EX_PAIR_OP(o->op) ? 2 : procs;
     for (int m = 0; m < t->nmethods; m++)
         t->cfg[t->nrows++] = t->methods[m].c;
     const ex_config *ref = &t->methods[t->reference].c;
