@@ -83,12 +83,14 @@ def check_records(path, op, size, procs):
     recs = read_jsonl(path)
     assert recs[0]["type"] == "run" and recs[0]["component"] == "explain"
     assert recs[0]["methodology"] == "explain"
-    assert recs[0]["options"]["operation"] == op and recs[0]["options"]["reference"] == "reprompi-window"
+    opts = recs[0]["options"]
+    assert opts["operation"] == op and opts["reference"] == "reprompi-window"
     assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
     res = [r for r in recs if r["type"] == "result"]
     assert [r["method"] for r in res] == METHODS
     for r in res:
-        assert (r["component"], r["benchmark"], r["bytes"], r["procs"]) == ("explain", op, size, procs)
+        assert (r["component"], r["benchmark"], r["bytes"], r["procs"]) == (
+            "explain", op, size, procs)
         assert r["methodology"] == "explain" and r["reference"] == "reprompi-window"
         assert isinstance(r["invalid"], int) and 0 <= r["invalid"] <= r["regions"]
         assert set(r["config"]) == set(FACTORS)
