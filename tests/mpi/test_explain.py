@@ -133,18 +133,40 @@ def test_exchange_has_no_osu_method():
     check_relations(rows, chains, 5, 2)
 
 
+def _interleaved(op, method, program, args, value):
+    """Three times: explain (2 rounds of 20 calls, 1 MiB), then the tool's own program; the
+    program's median value within explain's spread over all six rounds, widened by half on
+    either side (the runs are interleaved, but this 2-core machine is shared)."""
+    lo, hi, own = float("inf"), 0.0, []
+    for _ in range(3):
+        e = run(2, "effbench", "explain", op, 1048576, "--rounds", 2, "--reps", 20,
+                "--window-us", 3000, timeout=240)
+        assert e.returncode == 0, e
+        row = parse(e.stdout, op, 1048576, 2, 20, 2)[0][method]
+        lo, hi = min(lo, row["min"]), max(hi, row["max"])
+        o = run(2, program, *args, timeout=240)
+        assert o.returncode == 0, o
+        own.append(value(o.stdout))
+    t = sorted(own)[1]
+    assert lo / 1.5 <= t <= hi * 1.5, (t, own, lo, hi)
+
+
+def _imb_t(text):
+    return [float(r[2]) for r in parse_imb(text)[0]["rows"] if r[0] == "1048576"][0]
+
+
+def _osu_last(text):
+    return float(text.strip().splitlines()[-1].split()[1])
+
+
 @pytest.mark.matrix
-def test_imb_row_agrees_with_imb_mpi1():
-    """explain's IMB 4.0 PingPong row against IMB-MPI1 PingPong, run right after: IMB-MPI1's
-    t[usec] within explain's spread over rounds, widened by half on either side (this 2-core
-    machine is shared; the runs are not interleaved)."""
-    e = run(2, "effbench", "explain", "PingPong", 1048576, "--rounds", 5, "--reps", 20,
-            "--window-us", 3000, timeout=240)
-    assert e.returncode == 0, e
-    rows, _ = parse(e.stdout, "PingPong", 1048576, 2, 20, 5)
-    i = run(2, "IMB-MPI1", "PingPong", "-msglog", "20:20", "-iter", 20, timeout=240)
-    assert i.returncode == 0, i
-    block = parse_imb(i.stdout)[0]
-    t = [float(row[2]) for row in block["rows"] if row[0] == "1048576"][0]
-    lo, hi = rows["imb-4.0"]["min"], rows["imb-4.0"]["max"]
-    assert lo / 1.5 <= t <= hi * 1.5, (t, rows["imb-4.0"])
+@pytest.mark.parametrize("op,method,program,args,value", [
+    ("PingPong", "imb-4.0", "IMB-MPI1", ["PingPong", "-msglog", "20:20", "-iter", 20], _imb_t),
+    ("PingPong", "osu-7.4", "osu_latency", ["-m", "1048576:1048576", "-i", 20, "-x", 10],
+     _osu_last),
+    ("bw", "osu-7.4", "osu_bw", ["-m", "1048576:1048576", "-i", 20, "-x", 2],
+     lambda text: 1048576 / _osu_last(text)),  # MB/s (10^6 bytes/s) -> us per message
+], ids=["IMB-MPI1 PingPong", "osu_latency", "osu_bw"])
+def test_method_agrees_with_its_program(op, method, program, args, value):
+    """A method's row of explain against the same method run by its own program."""
+    _interleaved(op, method, program, args, value)
