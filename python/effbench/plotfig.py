@@ -208,6 +208,8 @@ def mpl_figure(fig: Figure):
             ax.set_yscale("log")
         if panel.xticks:
             ax.set_xticks(panel.xticks[0], panel.xticks[1])
+            if max(len(str(t)) for t in panel.xticks[1]) > 8:  # names: slanted, not overlapping
+                ax.tick_params(axis="x", labelrotation=30)
         ax.set_xlabel(panel.xtitle)
         ax.set_ylabel(panel.ytitle)
         ax.set_title(panel.title)

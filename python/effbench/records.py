@@ -12,8 +12,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .component_names import (BEFF, BEFF_IO, COMPONENTS, IMB_FAMILIES, MT, NODES, OSU, P2P,
-                              REPROMPI, SKAMPI, current_name, hash_spelling)
+from .component_names import (BEFF, BEFF_IO, COMPONENTS, EXPLAIN, IMB_FAMILIES, MT, NODES, OSU,
+                              P2P, REPROMPI, SKAMPI, current_name, hash_spelling)
 
 SCHEMA = 1
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
@@ -23,7 +23,8 @@ SCHEMA = 1
 DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in IMB_FAMILIES},
                        BEFF: "beff-3.6", BEFF_IO: "beff_io-2.1", SKAMPI: "skampi-5",
                        NODES: "effbench-nodes", OSU: "osu-7.4",
-                       P2P: "imb-p2p-2021.11", MT: "imb-mt-2021.11", REPROMPI: "reprompi"}
+                       P2P: "imb-p2p-2021.11", MT: "imb-mt-2021.11", REPROMPI: "reprompi",
+                       EXPLAIN: "explain"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -220,6 +221,8 @@ IDENTITY_FIELDS = {
     # ReproMPI: how processes were synchronised and times formed, the data (docs/reprompi.md)
     REPROMPI: ("proc_sync", "clock_sync", "runtime_type", "datatype", "operation", "root",
                "mockup"),
+    # effbench explain: one row per method of the run and its reference (docs/methods.md)
+    EXPLAIN: ("method", "reference"),
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

@@ -18,6 +18,7 @@ from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, 
 from .heatmap import node_heatmaps, write_png
 from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
 from .records import IDENTITY_FIELDS, ParsedRun, headline_time, simulation_label
+from .report_explain import explain_figures
 from .report_history import OVERLAY_NOTE, HistorySection, overlay
 
 IMB_LIKE = IMB_FAMILIES
@@ -241,7 +242,7 @@ def comparison_figures(label: str, run: ParsedRun) -> list[Figure]:
 def build_figures(label: str, run: ParsedRun) -> list[Figure]:
     return (benchmark_figures(label, run) + collective_procs_figures(label, run)
             + osu_figures(label, run) + beff_figures(label, run) + beff_io_figures(label, run)
-            + comparison_figures(label, run))
+            + comparison_figures(label, run) + explain_figures(label, run.results))
 
 
 # --- HTML (plotly) -------------------------------------------------------------------------------

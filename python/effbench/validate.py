@@ -23,6 +23,8 @@ ORDER_SLACK = 1e-9
 # Field-name endings of quantities that can never be negative.
 NON_NEGATIVE_SUFFIXES = ("_us", "_s", "_ms", "mb_per_s", "mbytes_per_s", "_bytes", "_pct",
                          "_mb", "_gb")
+# Differences of times, which may be negative (effbench explain's records: docs/json-lines.md).
+SIGNED_FIELDS = ("difference_us", "unexplained_us", "share_us")
 
 
 def _is_int(value: Any) -> bool:
@@ -65,6 +67,8 @@ def _non_negative(rec: dict, probs: Problems, prefix: str = "") -> None:
     >= 0 (nested objects too: b_eff_io's summaries, a run's options)."""
     for key, value in rec.items():
         name = prefix + key
+        if key in SIGNED_FIELDS:
+            continue
         if isinstance(value, dict):
             _non_negative(value, probs, name + ".")
             continue

@@ -178,6 +178,19 @@ CASES = [
     (["mpibenchmark", "--calls-list=MPI_Bcast", "--msizes-list=8", "--nrep=2",
       "--module=bcast=alg:allreduce_as_reduce_bcast"],
      "--module: 'allreduce_as_reduce_bcast' is not a mock-up of MPI_Bcast (docs/reprompi.md lists them)"),
+    # effbench explain (docs/methods.md)
+    (["effbench", "explain"], "no operation given (see -h)"),
+    (["effbench", "explain", "Bcst"], "unknown operation 'Bcst' (see -h)"),
+    (["effbench", "explain", "Bcast", "1024,x"],
+     "sizes '1024,x': 'x' is not a size in bytes (0 to 2^30)"),
+    (["effbench", "explain", "Bcast", "--rounds", "0"],
+     "--rounds 0: expected an integer from 1 to 1000"),
+    (["effbench", "explain", "Bcast", "--reference", "imb-5"],
+     "--reference imb-5: no such method (see -h)"),
+    (["effbench", "explain", "Barrier", "8"], "Barrier takes no sizes ('8')"),
+    (["effbench", "explain", "Bcast", "--window-us", "0"],
+     "--window-us 0: expected a positive number"),
+    (["effbench", "explain", "Bcast", "8", "16", "--seed", "1"], "unexpected argument '16' (see -h)"),
 ]
 
 

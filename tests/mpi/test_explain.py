@@ -1,0 +1,172 @@
+"""effbench explain (docs/methods.md): its table's lines in their exact format, and the
+relations the table and the records must hold whatever the machine: every method present, the
+reference's difference 0, the factors' shares plus the unexplained remainder equal to the
+difference, the invalid counts whole numbers within the regions measured. No timing is
+asserted, except in the matrix case that compares a method with its own program."""
+import math
+import re
+
+import pytest
+
+from effb import parse_imb, read_jsonl, run
+
+METHODS = ["reprompi-window", "reprompi-barrier", "imb-4.0", "imb-4.0-off_cache", "imb-2021",
+           "osu-7.4", "skampi"]
+FACTORS = ["sync", "form", "statistic", "order", "region", "warm-up", "buffers", "root", "unit",
+           "in-flight"]
+NUM = r"-?\d+\.\d\d"
+CELL = rf"(?:{NUM}|n/a|-)"
+ROW = re.compile(rf"^([a-z0-9._-]+) +({NUM}|n/a) +({NUM}|n/a) +({NUM}|n/a) +(\d+)/(\d+) +"
+                 rf"({NUM}|n/a) +({NUM}|n/a)((?: +{CELL}){{10}}) +({NUM}|n/a)$")
+HEADER = ("%-18s %10s %10s %10s %11s %10s %10s" % ("#method", "value", "min", "max", "invalid",
+                                                   "reference", "difference")
+          + "".join(" %10s" % f for f in FACTORS) + " %11s" % "unexplained")
+CHAIN = re.compile(r"^# ([a-z0-9._-]+) \(([^)]+)\): (.+)$")
+STEP = re.compile(r"^([a-z-]+) ([a-z0-9.-]+)->([a-z0-9.-]+)$")
+
+
+def parse(text, op, size, procs, reps, rounds, methods=METHODS):
+    """The table of one size: {method: row}, every line checked against its format."""
+    lines = [l for l in text.splitlines() if not l.startswith("effbench: warning")]
+    assert lines[0] == "#" + "-" * 64
+    assert lines[1] == (f"# explain {op}: {size} bytes, {procs} processes, {reps} calls per row "
+                        f"and round, {rounds} rounds, seed 1")
+    assert re.match(r"^# reference: reprompi-window; window \d+\.\d us per call; times in us$",
+                    lines[2]), lines[2]
+    assert lines[3] == lines[0]
+    assert lines[4] == HEADER
+    rows = {}
+    for line in lines[5:5 + len(methods)]:
+        m = ROW.match(line)
+        assert m, line
+        cells = m.group(9).split()
+        num = lambda s: None if s in ("n/a", "-") else float(s)
+        rows[m.group(1)] = {
+            "value": num(m.group(2)), "min": num(m.group(3)), "max": num(m.group(4)),
+            "invalid": int(m.group(5)), "regions": int(m.group(6)), "ref": num(m.group(7)),
+            "diff": num(m.group(8)), "cells": cells, "rest": num(m.group(10))}
+    assert list(rows) == methods
+    chains = {}
+    for line in lines[5 + len(methods):]:
+        m = CHAIN.match(line)
+        assert m, line
+        steps = [STEP.match(s.strip()) for s in m.group(3).split(",")]
+        assert all(steps), line
+        chains[m.group(1)] = [s.group(1) for s in steps]
+    assert list(chains) == methods[1:]
+    return rows, chains
+
+
+def check_relations(rows, chains, reps, rounds):
+    ref = rows["reprompi-window"]
+    assert ref["diff"] in (0.0, None) and ref["rest"] in (0.0, None)
+    assert all(c == "-" for c in ref["cells"])
+    for name, row in rows.items():
+        assert 0 <= row["invalid"] <= row["regions"]
+        # a loop timed as a whole is one region per round, a call timed alone one per call
+        loop = "region" in chains.get(name, [])
+        assert row["regions"] == (rounds if loop else rounds * reps), (name, row)
+        present = [FACTORS[k] for k, c in enumerate(row["cells"]) if c != "-"]
+        if name != "reprompi-window":
+            assert present == chains[name], (name, row)
+        vals = [row["diff"], row["rest"]] + [float(c) for c in row["cells"] if c != "-"
+                                             and c != "n/a"]
+        if None in vals or "n/a" in row["cells"]:
+            continue
+        shares = sum(float(c) for c in row["cells"] if c != "-")
+        assert abs(shares + row["rest"] - row["diff"]) <= 0.01 * (len(present) + 2), (name, row)
+        if row["min"] is not None:
+            assert row["min"] <= row["value"] <= row["max"]
+
+
+def check_records(path, op, size, procs):
+    recs = read_jsonl(path)
+    assert recs[0]["type"] == "run" and recs[0]["component"] == "explain"
+    assert recs[0]["methodology"] == "explain"
+    opts = recs[0]["options"]
+    assert opts["operation"] == op and opts["reference"] == "reprompi-window"
+    assert recs[-1]["type"] == "end" and recs[-1]["status"] == "ok"
+    res = [r for r in recs if r["type"] == "result"]
+    assert [r["method"] for r in res] == METHODS
+    for r in res:
+        assert (r["component"], r["benchmark"], r["bytes"], r["procs"]) == (
+            "explain", op, size, procs)
+        assert r["methodology"] == "explain" and r["reference"] == "reprompi-window"
+        assert isinstance(r["invalid"], int) and 0 <= r["invalid"] <= r["regions"]
+        assert set(r["config"]) == set(FACTORS)
+        assert [f["factor"] for f in r["factors"]] == [
+            f for f in FACTORS if r["config"][f] != res[0]["config"][f]]
+        nums = [r["difference_us"], r["unexplained_us"]] + [f["share_us"] for f in r["factors"]]
+        if any(v is None for v in nums):
+            continue
+        total = sum(f["share_us"] for f in r["factors"]) + r["unexplained_us"]
+        assert math.isclose(total, r["difference_us"], rel_tol=1e-9, abs_tol=1e-6), r
+        if r["factors"]:
+            last = r["factors"][-1]["value_us"]
+            assert math.isclose(r["value_us"] - last, r["unexplained_us"], rel_tol=1e-9,
+                                abs_tol=1e-6)
+    assert res[0]["difference_us"] in (0, None)
+
+
+@pytest.mark.parametrize("np,op,size,reps", [(4, "Bcast", 1024, 20), (2, "PingPong", 1048576, 10),
+                                             (3, "bw", 65536, 5)])
+def test_explain_table_and_records(np, op, size, reps, tmp_path):
+    path = tmp_path / "e.jsonl"
+    r = run(np, "effbench", "explain", op, size, "--rounds", 3, "--reps", reps,
+            "--window-us", 3000, "--json", path, timeout=240)
+    assert r.returncode == 0, r
+    pair = op in ("PingPong", "bw")  # ranks 0 and 1; the others wait
+    rows, chains = parse(r.stdout, op, size, 2 if pair else np, reps, 3)
+    check_relations(rows, chains, reps, 3)
+    check_records(path, op, size, 2 if pair else np)
+    if op == "bw":
+        assert chains["osu-7.4"][-1] == "in-flight"
+
+
+def test_exchange_has_no_osu_method():
+    """IMB's Exchange on a ring of 3: OSU 7.4 has no such benchmark, so no OSU row."""
+    r = run(3, "effbench", "explain", "Exchange", 64, "--rounds", 2, "--reps", 5,
+            "--window-us", 3000, timeout=240)
+    assert r.returncode == 0, r
+    methods = [m for m in METHODS if m != "osu-7.4"]
+    rows, chains = parse(r.stdout, "Exchange", 64, 3, 5, 2, methods)
+    check_relations(rows, chains, 5, 2)
+
+
+def _interleaved(op, method, program, args, value):
+    """Three times: explain (2 rounds of 20 calls, 1 MiB), then the tool's own program; the
+    program's median value within explain's spread over all six rounds, widened by half on
+    either side (the runs are interleaved, but this 2-core machine is shared)."""
+    lo, hi, own = float("inf"), 0.0, []
+    for _ in range(3):
+        e = run(2, "effbench", "explain", op, 1048576, "--rounds", 2, "--reps", 20,
+                "--window-us", 3000, timeout=240)
+        assert e.returncode == 0, e
+        row = parse(e.stdout, op, 1048576, 2, 20, 2)[0][method]
+        lo, hi = min(lo, row["min"]), max(hi, row["max"])
+        o = run(2, program, *args, timeout=240)
+        assert o.returncode == 0, o
+        own.append(value(o.stdout))
+    t = sorted(own)[1]
+    assert lo / 1.5 <= t <= hi * 1.5, (t, own, lo, hi)
+
+
+def _imb_t(text):
+    return [float(r[2]) for r in parse_imb(text)[0]["rows"] if r[0] == "1048576"][0]
+
+
+def _osu_last(text):
+    return float(text.strip().splitlines()[-1].split()[1])
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("op,method,program,args,value", [
+    ("PingPong", "imb-4.0", "IMB-MPI1", ["PingPong", "-msglog", "20:20", "-iter", 20], _imb_t),
+    ("PingPong", "osu-7.4", "osu_latency", ["-m", "1048576:1048576", "-i", 20, "-x", 10],
+     _osu_last),
+    ("bw", "osu-7.4", "osu_bw", ["-m", "1048576:1048576", "-i", 20, "-x", 2],
+     lambda text: 1048576 / _osu_last(text)),  # MB/s (10^6 bytes/s) -> us per message
+], ids=["IMB-MPI1 PingPong", "osu_latency", "osu_bw"])
+def test_method_agrees_with_its_program(op, method, program, args, value):
+    """A method's row of explain against the same method run by its own program."""
+    _interleaved(op, method, program, args, value)

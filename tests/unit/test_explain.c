@@ -1,0 +1,144 @@
+/* effbench explain's pure pieces (src/explain): how a row's value is formed from every
+ * process's region times under each form, statistic and order, missed windows counted and
+ * never timed; the chains of one-factor rows; the warm-up counts; the command line. */
+#include "core/error.h"
+#include "explain/ex.h"
+#include "unit.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-12)
+
+/* two processes, three regions (rank-major) */
+static const double dur[] = {1, 2, 3, 4, 1, 6};
+static const double gs[] = {0, 10, 20, 0.5, 10.2, 19};
+static double ge[6];
+static const double ws[] = {-1, 9, 18};
+
+static double value(int form, int stat, int order, const int *flags, long *inv)
+{
+    ex_config c;
+    memset(&c, 0, sizeof c);
+    c.v[EX_F_FORM] = form;
+    c.v[EX_F_STAT] = stat;
+    c.v[EX_F_ORDER] = order;
+    return ex_form_value(&c, 2, 3, 1.0, dur, gs, ge, ws, flags, inv);
+}
+
+static void test_forms(void)
+{
+    int ok[3] = {0, 0, 0}, one[3] = {0, 1, 0}, all[3] = {1, 3, 2};
+    long inv;
+    for (int i = 0; i < 6; i++)
+        ge[i] = gs[i] + dur[i];
+    /* region first: per region max {4, 2, 6}, mean {2.5, 1.5, 4.5} */
+    CHECK(NEAR(value(EX_FORM_MAX, EX_STAT_MEDIAN, EX_ORDER_REGION, ok, &inv), 4));
+    CHECK_EQ_LONG(inv, 0);
+    CHECK(NEAR(value(EX_FORM_MEAN, EX_STAT_MEAN, EX_ORDER_REGION, ok, &inv), 8.5 / 3));
+    CHECK(NEAR(value(EX_FORM_MAX, EX_STAT_MIN, EX_ORDER_REGION, ok, &inv), 2));
+    /* process first: means 2 and 11/3, then the form (IMB's t_max, OSU's average) */
+    CHECK(NEAR(value(EX_FORM_MAX, EX_STAT_MEAN, EX_ORDER_PROCESS, ok, &inv), 11.0 / 3));
+    CHECK(NEAR(value(EX_FORM_MEAN, EX_STAT_MEAN, EX_ORDER_PROCESS, ok, &inv), (2 + 11.0 / 3) / 2));
+    CHECK(NEAR(value(EX_FORM_RANK0, EX_STAT_MIN, EX_ORDER_PROCESS, ok, &inv), 1));
+    /* global: latest end - earliest start per region {4.5, 2, 6}; from the window's start
+     * {5.5, 3, 7}; always per region */
+    CHECK(NEAR(value(EX_FORM_GLOBAL, EX_STAT_MEDIAN, EX_ORDER_REGION, ok, &inv), 4.5));
+    CHECK(NEAR(value(EX_FORM_GLOBAL, EX_STAT_MEDIAN, EX_ORDER_PROCESS, ok, &inv), 4.5));
+    CHECK(NEAR(value(EX_FORM_FROM_START, EX_STAT_MEAN, EX_ORDER_REGION, ok, &inv), 15.5 / 3));
+    /* a missed window: counted, never timed */
+    CHECK(NEAR(value(EX_FORM_MAX, EX_STAT_MEDIAN, EX_ORDER_REGION, one, &inv), 5));
+    CHECK_EQ_LONG(inv, 1);
+    CHECK(NEAR(value(EX_FORM_MAX, EX_STAT_MEAN, EX_ORDER_PROCESS, one, &inv), 5));
+    CHECK_EQ_LONG(inv, 1);
+    CHECK(isnan(value(EX_FORM_GLOBAL, EX_STAT_MEDIAN, EX_ORDER_REGION, all, &inv)));
+    CHECK_EQ_LONG(inv, 3);
+    CHECK(isnan(value(EX_FORM_MAX, EX_STAT_MEAN, EX_ORDER_PROCESS, all, &inv)));
+    /* the scale (per call of a loop, per message) */
+    ex_config c;
+    memset(&c, 0, sizeof c);
+    c.v[EX_F_FORM] = EX_FORM_MAX;
+    CHECK(NEAR(ex_form_value(&c, 2, 3, 0.25, dur, gs, ge, ws, ok, &inv), 1.0)); /* mean {4, 2, 6} / 4 */
+    double even[] = {4, 1, 3, 2};
+    CHECK(NEAR(ex_statistic(EX_STAT_MEDIAN, even, 4), 2.5));
+}
+
+static void test_chains(void)
+{
+    const ex_method *m;
+    int n = ex_methods(EX_OP_BCAST, &m);
+    CHECK_EQ_LONG(n, 7);
+    int ref = ex_method_find(EX_OP_BCAST, "reprompi-window"), imb = ex_method_find(EX_OP_BCAST, "IMB-4.0");
+    CHECK_EQ_LONG(ref, 0);
+    ex_config rows[EX_NFACTORS];
+    ex_factor which[EX_NFACTORS];
+    int k = ex_chain(&m[ref].c, &m[imb].c, rows, which);
+    /* sync, form, statistic, order, region, warm-up, root: each row one more factor */
+    CHECK_EQ_LONG(k, 7);
+    CHECK(which[0] == EX_F_SYNC && which[4] == EX_F_REGION && which[6] == EX_F_ROOT);
+    CHECK(!memcmp(&rows[k - 1], &m[imb].c, sizeof rows[0]));
+    for (int i = 1; i < k; i++) {
+        int diff = 0;
+        for (int f = 0; f < EX_NFACTORS; f++)
+            diff += rows[i].v[f] != rows[i - 1].v[f];
+        CHECK_EQ_LONG(diff, 1);
+    }
+    CHECK_EQ_LONG(ex_chain(&m[ref].c, &m[ref].c, rows, which), 0);
+    /* Allreduce has no root: no root row */
+    n = ex_methods(EX_OP_ALLREDUCE, &m);
+    CHECK_EQ_LONG(ex_chain(&m[ref].c, &m[imb].c, rows, which), 6);
+    /* bw: osu_bw's window is the chain's last step */
+    n = ex_methods(EX_OP_BW, &m);
+    int osu = ex_method_find(EX_OP_BW, "osu-7.4");
+    k = ex_chain(&m[ref].c, &m[osu].c, rows, which);
+    CHECK(which[k - 1] == EX_F_INFLIGHT);
+    CHECK_STR(ex_value_name(EX_F_INFLIGHT, 1), "window-64");
+}
+
+static void test_warmup(void)
+{
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_IMB4, 1 << 20, 100), 2);
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_IMB2021, 8, 100), 10);
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_IMB2021, 8, 5), 1);
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_IMB2021, 8, 1), 0);
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_OSU, 8192, 100), 100);
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_OSU, 8193, 100), 10);
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_OSU_BW, 8192, 100), 10);
+    CHECK_EQ_LONG(ex_warmup_calls(EX_WARM_OSU_BW, 1 << 20, 100), 2);
+}
+
+static int parse(ex_options *o, const char *line, char *err)
+{
+    char buf[512], *argv[32];
+    int argc = 0;
+    strcpy(buf, line);
+    for (char *w = strtok(buf, " "); w && argc < 32; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    return ex_parse(o, argc, argv, 4, err, EB_ERRLEN);
+}
+
+static void test_command_line(void)
+{
+    ex_options o;
+    char err[EB_ERRLEN];
+    CHECK(parse(&o, "explain allreduce 8,1024 --rounds 3 --seed 7 --reference osu-7.4", err) == 0);
+    CHECK(o.op == EX_OP_ALLREDUCE && o.nsizes == 2 && o.sizes[1] == 1024 && o.rounds == 3);
+    CHECK(o.seed == 7 && o.reference == ex_method_find(EX_OP_ALLREDUCE, "osu-7.4"));
+    CHECK_EQ_LONG(ex_reps(&o, 1024), 100);
+    CHECK_EQ_LONG(ex_reps(&o, 1 << 20), 20);
+    CHECK(parse(&o, "explain Barrier", err) == 0);
+    CHECK(o.nsizes == 1 && o.sizes[0] == 0);
+    CHECK(parse(&o, "explain PingPong --reps 0", err) == -1);
+    CHECK_STR(err, "--reps 0: expected an integer from 1 to 1000000");
+    CHECK(parse(&o, "explain PingPong --json", err) == -1);
+    CHECK_STR(err, "--json needs a value");
+}
+
+int main(void)
+{
+    test_forms();
+    test_chains();
+    test_warmup();
+    test_command_line();
+    UNIT_DONE();
+}
