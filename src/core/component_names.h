@@ -21,5 +21,6 @@
 #define EB_COMPONENT_REPROMPI "reprompi"
 #define EB_COMPONENT_NODES "nodes"
 #define EB_COMPONENT_QUICK "quick"
+#define EB_COMPONENT_GUIDELINES "guidelines"
 
 #endif
