@@ -86,6 +86,15 @@ static void record(const gl_cell *c, int v, const gl_table *t, const gl_options 
     eb_json_int(&j, "procs", procs);
     eb_json_int(&j, "bytes", c->bytes);
     eb_json_int(&j, "repetitions", o->reps);
+    double lo = c->times[0][0], hi = lo, sum = 0; /* the collective's times over the rounds */
+    for (int r = 0; r < t->rounds; r++) {
+        lo = c->times[0][r] < lo ? c->times[0][r] : lo;
+        hi = c->times[0][r] > hi ? c->times[0][r] : hi;
+        sum += c->times[0][r];
+    }
+    eb_json_num(&j, "t_min_us", lo * 1e6);
+    eb_json_num(&j, "t_max_us", hi * 1e6);
+    eb_json_num(&j, "t_avg_us", sum / t->rounds * 1e6);
     eb_json_str(&j, "methodology", GL_METHODOLOGY);
     eb_json_str(&j, "mockup", c->names[v]);
     eb_json_int(&j, "rounds", t->rounds);
@@ -103,6 +112,8 @@ static void record(const gl_cell *c, int v, const gl_table *t, const gl_options 
     eb_json_bool(&j, "violated", c->violated[v]);
     if (o->check)
         eb_json_int(&j, "defects", c->defects[0] + c->defects[v]);
+    else
+        eb_json_null(&j, "defects");
     eb_json_null(&j, "mbytes_per_s");
     eb_jsonl_emit(&j);
 }

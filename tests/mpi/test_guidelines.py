@@ -18,6 +18,7 @@ import re
 import pytest
 
 import effb
+from effbench.importers import parse_file
 from effbench.validate import record_problems
 
 MOCKUP = "bcast_as_scatter_allgather"
@@ -76,7 +77,11 @@ def run_check(tmp_path, extra_env, slow_size):
         # factor = median(collective) / median(mock-up)
         assert x["factor"] == pytest.approx(x["t_median_us"] / x["t_mockup_median_us"], rel=1e-9)
         assert f"{x['factor_low']:.3f}" == m[7] and f"{x['factor_high']:.3f}" == m[8]
+        assert x["t_min_us"] <= x["t_median_us"] <= x["t_max_us"]
+        assert x["t_min_us"] <= x["t_avg_us"] <= x["t_max_us"]
     assert records[-1]["type"] == "end"
+    run_parsed = parse_file(out)  # the importer takes the file as it takes any run
+    assert [x["mockup"] for x in run_parsed.results] == [MOCKUP, MOCKUP]
     return r, {b: m[10] for b, m in rows.items()}
 
 
