@@ -133,7 +133,7 @@ void gl_report(const gl_table *t, const gl_options *o, int procs)
             if (isnan(c->lo[v]))
                 snprintf(ci, sizeof ci, "[too few rounds]");
             else
-                snprintf(ci, sizeof ci, "[%.3f, %.3f]", c->lo[v], c->hi[v]);
+                snprintf(ci, sizeof ci, "[%.3g, %.3g]", c->lo[v], c->hi[v]);
             printf("%-26s %9ld %-44s %12.2f %12.2f %8.3f %21s %9.3g %s\n", gl_coll_name(c->coll),
                    c->bytes, c->names[v], c->median[0] * 1e6, c->median[v] * 1e6, c->factor[v],
                    ci, c->p_holm[v], c->violated[v] ? "VIOLATED" : "ok");

@@ -6,6 +6,7 @@
 #include "core/component_names.h"
 #include "core/component_run.h"
 #include "core/error.h"
+#include "core/guard.h"
 #include "core/mockups.h"
 #include "core/registry.h"
 #include "guidelines/gl_report.h"
@@ -63,19 +64,27 @@ static void measure_rounds(gl_state *g, gl_bufs **bufs)
     for (int k = 0; k < t->ncells; k++) /* warm-up: each variant once */
         for (int v = 0; v < t->cells[k].nvar; v++)
             gl_variant_run(bufs[k], v);
+    int procs;
+    MPI_Comm_size(MPI_COMM_WORLD, &procs);
     for (int r = 0; r < g->o.rounds; r++)
         for (int k = 0; k < t->ncells; k++) {
             gl_cell *c = &t->cells[k];
+            char what[160];
+            /* the guard's row (--row-timeout): one (collective, size) in one round, expected
+             * 10 us plus P blocks at 100 MB/s per call, as ReproMPI's personality estimates */
+            snprintf(what, sizeof what, "%s, %ld bytes, round %d", gl_coll_name(c->coll),
+                     c->bytes, r + 1);
+            double per_call = 1e-5 + (double)c->bytes * procs / 1e8;
+            eb_guard_row(what, per_call * c->nvar * (g->o.reps + 1), MPI_COMM_WORLD);
             shuffle(order, c->nvar, &seed);
             for (int i = 0; i < c->nvar; i++)
                 c->times[order[i]][r] = time_variant(bufs[k], order[i], g->o.reps);
-            if (!g->o.check)
-                continue;
-            for (int v = 0; v < c->nvar; v++) {
+            for (int v = 0; v < c->nvar && g->o.check; v++) {
                 long mine = gl_variant_check(bufs[k], v), all = 0;
                 MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
                 c->defects[v] += all;
             }
+            eb_guard_row_end();
         }
 }
 
