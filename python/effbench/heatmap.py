@@ -1,5 +1,7 @@
-"""The node-pair matrix of `effbench nodes` as heat maps (docs/cluster.md): one per metric, the
-flagged nodes named under it.  Shared by the HTML report, its PNG/PDF figures and the web page."""
+"""Heat maps: the node-pair matrix of `effbench nodes` (docs/cluster.md), one per metric, the
+flagged nodes named under it; and the guideline check of `effbench guidelines`
+(docs/guidelines.md), collective x size, the violations named under it.  Shared by the HTML
+report, its PNG/PDF figures and the web page."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,21 +22,31 @@ class Heatmap:
     z: list[list[float | None]]
     higher_worse: bool
     flagged: list[str] = field(default_factory=list)
+    # the other axes than node x node: column and row labels and titles
+    x: list[str] | None = None
+    y: list[str] | None = None
+    x_title: str = "node"
+    y_title: str = "node"
+
+    def axes(self) -> tuple[list[str], list[str]]:
+        return (self.x or self.nodes, self.y or self.nodes)
 
     def plotly_spec(self) -> dict:
         """A plotly figure (data and layout) with the unit on the colour bar and both axes."""
         scale = "Reds" if self.higher_worse else "Blues_r"
         text = [[("-" if v is None else f"{v:.4g}") for v in row] for row in self.z]
+        xs, ys = self.axes()
         return {
-            "data": [{"type": "heatmap", "x": self.nodes, "y": self.nodes, "z": self.z,
+            "data": [{"type": "heatmap", "x": xs, "y": ys, "z": self.z,
                       "text": text, "texttemplate": "%{text}", "colorscale": scale,
                       "colorbar": {"title": {"text": self.unit}},
                       "hovertemplate": "%{y} - %{x}: %{z:.4g} " + self.unit + "<extra></extra>"}],
             "layout": {"title": {"text": f"{self.title} [{self.unit}]"},
-                       "xaxis": {"title": {"text": "node"}, "automargin": True},
-                       "yaxis": {"title": {"text": "node"}, "automargin": True,
-                                 "autorange": "reversed"},
-                       "height": 160 + 40 * len(self.nodes), "margin": {"l": 90, "b": 80}}}
+                       "xaxis": {"title": {"text": self.x_title}, "type": "category",
+                                 "automargin": True},
+                       "yaxis": {"title": {"text": self.y_title}, "type": "category",
+                                 "automargin": True, "autorange": "reversed"},
+                       "height": 160 + 40 * len(ys), "margin": {"l": 90, "b": 80}}}
 
 
 def node_heatmaps(run: ParsedRun) -> list[Heatmap]:
@@ -54,21 +66,45 @@ def node_heatmaps(run: ParsedRun) -> list[Heatmap]:
     return out
 
 
+def guideline_heatmaps(run: ParsedRun) -> list[Heatmap]:
+    """A guidelines run's heat map: per collective and size the largest slowdown factor
+    (median(collective) / median(mock-up)) over its mock-ups; the violations named under it."""
+    rows = [r for r in run.results if r.get("component") == "guidelines"]
+    if run.run.get("component") != "guidelines" or not rows:
+        return []
+    colls = list(dict.fromkeys(r["benchmark"] for r in rows))
+    sizes = sorted({r["bytes"] for r in rows})
+    z: list[list[float | None]] = [[None] * len(sizes) for _ in colls]
+    for r in rows:
+        i, j = colls.index(r["benchmark"]), sizes.index(r["bytes"])
+        if r.get("factor") is not None:
+            z[i][j] = r["factor"] if z[i][j] is None else max(z[i][j], r["factor"])
+    flagged = [f"{r['benchmark']} {r['bytes']} B vs {r['mockup']} ({r['factor']:.3g}x)"
+               for r in rows if r.get("violated")]
+    return [Heatmap("largest slowdown against a mock-up", "factor", colls, z, True, flagged,
+                    x=[str(b) for b in sizes], y=colls, x_title="bytes", y_title="collective")]
+
+
+def run_heatmaps(run: ParsedRun) -> list[Heatmap]:
+    """Every heat map of a run (none for most components)."""
+    return node_heatmaps(run) + guideline_heatmaps(run)
+
+
 def write_png(hm: Heatmap, path) -> None:
     """The heat map as a PNG (matplotlib, Agg), units on the colour bar, every label shown."""
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib.figure import Figure as MplFigure
 
-    n = len(hm.nodes)
-    fig = MplFigure(figsize=(2.5 + 0.6 * n, 1.8 + 0.5 * n))
+    xs, ys = hm.axes()
+    fig = MplFigure(figsize=(2.5 + 0.6 * len(xs) + 0.08 * max(map(len, ys)), 1.8 + 0.5 * len(ys)))
     ax = fig.subplots()
     values = [[float("nan") if v is None else v for v in row] for row in hm.z]
     im = ax.imshow(values, cmap="Reds" if hm.higher_worse else "Blues_r")
-    ax.set_xticks(range(n), hm.nodes, rotation=45, ha="right")
-    ax.set_yticks(range(n), hm.nodes)
-    ax.set_xlabel("node")
-    ax.set_ylabel("node")
+    ax.set_xticks(range(len(xs)), xs, rotation=45, ha="right")
+    ax.set_yticks(range(len(ys)), ys)
+    ax.set_xlabel(hm.x_title)
+    ax.set_ylabel(hm.y_title)
     ax.set_title(f"{hm.title} [{hm.unit}]", fontsize=10)
     fig.colorbar(im, ax=ax, label=hm.unit)
     fig.tight_layout()

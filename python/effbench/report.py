@@ -15,7 +15,7 @@ from pathlib import Path
 from .component_names import IMB_FAMILIES
 from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, BEFF_METHODS,
                          beff_analysis)
-from .heatmap import node_heatmaps, write_png
+from .heatmap import run_heatmaps, write_png
 from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
 from .records import IDENTITY_FIELDS, ParsedRun, headline_time, simulation_label
 from .report_explain import explain_figures
@@ -328,7 +328,7 @@ def write_html(path: Path, runs: list[tuple[str, ParsedRun]], figures: list[Figu
     n = 0
     for label, run in runs:
         parts.append(_run_header(label, run))
-        for hm in node_heatmaps(run):
+        for hm in run_heatmaps(run):
             n += 1
             parts.append(f"<h3>{html.escape(hm.title)} [{html.escape(hm.unit)}]</h3>"
                          f"<div class='effbench-plot' id='fig-{n}' data-kind='heatmap'></div>"
@@ -367,7 +367,7 @@ def write_report(runs: list[tuple[str, ParsedRun]], outdir: Path, static: bool =
     if static:
         write_static(outdir, figures + [f for s in histories for f in s.figures])
         for label, run in runs:
-            for hm in node_heatmaps(run):
+            for hm in run_heatmaps(run):
                 (outdir / "png").mkdir(exist_ok=True)
                 write_png(hm, outdir / "png" / f"{slug(label)}-{slug(hm.title)}.png")
     return index

@@ -22,5 +22,6 @@
 #define EB_COMPONENT_NODES "nodes"
 #define EB_COMPONENT_QUICK "quick"
 #define EB_COMPONENT_EXPLAIN "explain"
+#define EB_COMPONENT_GUIDELINES "guidelines"
 
 #endif

@@ -5,7 +5,7 @@ import re
 import warnings
 from pathlib import Path
 
-from effbench.heatmap import node_heatmaps
+from effbench.heatmap import guideline_heatmaps, node_heatmaps, run_heatmaps
 from effbench.importers import parse_file
 from effbench.report import write_report
 from effbench.store.db import Store
@@ -56,3 +56,32 @@ def test_report_and_web_page_show_them(tmp_path):
         client.close()
     assert page.count('class="heatmap"') == 3 and "/static/heatmap.js" in page
     assert '"type": "heatmap"' in page or '"type":"heatmap"' in page
+
+
+GUIDELINES = NODES.with_name("guidelines_np2.jsonl")
+
+
+def test_heatmap_of_a_guidelines_run(tmp_path):
+    """collective x size, the largest factor over the mock-ups, the violations named."""
+    run = parse_file(GUIDELINES)
+    [m] = run_heatmaps(run)
+    assert (m.title, m.unit, m.x_title, m.y_title) == (
+        "largest slowdown against a mock-up", "factor", "bytes", "collective")
+    assert m.axes() == (["8", "1048576"], ["MPI_Bcast", "MPI_Scan"])
+    for i, coll in enumerate(m.y):
+        for j, size in enumerate(m.x):
+            factors = [r["factor"] for r in run.results
+                       if r["benchmark"] == coll and r["bytes"] == int(size)]
+            assert m.z[i][j] == max(factors)
+    violated = [r for r in run.results if r["violated"]]
+    assert len(violated) == 3 and len(m.flagged) == 3
+    assert m.flagged[0] == (f"MPI_Bcast 1048576 B vs {violated[0]['mockup']} "
+                            f"({violated[0]['factor']:.3g}x)")
+    spec = m.plotly_spec()
+    assert spec["data"][0]["x"] == m.x and spec["data"][0]["y"] == m.y
+    assert spec["layout"]["xaxis"]["title"]["text"] == "bytes"
+    assert guideline_heatmaps(parse_file(NODES)) == [] and node_heatmaps(run) == []
+    index = write_report([("gl", run)], tmp_path / "rep")
+    assert index.read_text().count("data-kind='heatmap'") == 1
+    assert [p.name for p in (tmp_path / "rep" / "png").glob("*.png")] == [
+        "gl-largest_slowdown_against_a_mock-up.png"]

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
-from ..heatmap import node_heatmaps
+from ..heatmap import run_heatmaps
 from ..importers import FORMATS
 from . import query
 from .deps import (ApiError, FilterLibrary, FilterMachine, FilterNetwork, FilterProcs,
@@ -68,7 +68,7 @@ def run_page(request: Request, store: StoreDep, run_id: int):
         "options": parsed.run.get("options") or {}, "tables": tables,
         "summaries": parsed.summaries, "fmt": query._csv_value,
         "heatmaps": [{"spec": hm.plotly_spec(), "flagged": hm.flagged}
-                     for hm in node_heatmaps(parsed)]})
+                     for hm in run_heatmaps(parsed)]})
 
 
 @router.get("/upload", response_class=HTMLResponse)
