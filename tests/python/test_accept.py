@@ -6,6 +6,7 @@ launches are in tests/mpi/test_accept.py and tests/cluster/test_accept.py."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,6 +22,8 @@ from effbench.accept.profile import ProfileError, key_lines, parse_rate
 from effbench.accept.schema import load_profile
 from effbench.accept.verdict import describe, judge, verdict_text
 from effbench.accept.junit import junit_xml
+
+DATA = Path(__file__).parent / "data"
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "profiles"
@@ -479,3 +482,45 @@ def test_launch_words_for_srun_and_mpirun(tmp_path):
         "mpiexec.openmpi", "-n", "2", "--host", "n1:1,n2:1", "--map-by", "ppr:1:node",
         str(old), "-m", "1048576:1048576", "--row-timeout", "30", "--json",
         str(tmp_path / "x.jsonl")]
+
+
+# --- effbench guidelines: judged by the guidelines it finds violated ----------------------
+
+GUIDELINES_PROFILE = """\
+[[check]]
+name = "guidelines"
+command = "effbench guidelines --collectives=bcast,scan --sizes=8,1048576 -check"
+ranks = 2
+metric = "violations"
+threshold = 0
+time_budget = 60
+"""
+
+
+def test_guidelines_check_counts_violations_and_names_them():
+    from effbench.accept.launch import Outcome, only_guidelines_violated
+    check = load_profile_text(GUIDELINES_PROFILE).checks[0]
+    assert (check.kind, check.metric, check.threshold.value) == ("guidelines", "violations", 0)
+    # a real run with Open MPI's Bcast forced to a slow algorithm (tests/python/data/effbench)
+    records = [json.loads(line) for line in
+               (DATA / "effbench/guidelines_np2.jsonl").read_text().splitlines()]
+    got = measure(check, records)
+    assert got.value == 3.0
+    assert got.blame_if_failed == [
+        f"MPI_Bcast 1048576 B slower than {r['mockup']} (factor {r['factor']:.3g}, "
+        f"p_holm {r['p_holm']:.3g})"
+        for r in records if r.get("type") == "result" and r["violated"]]
+    v = judge(check, {"reps": [rep(1, got.value, blame=got.blame_if_failed)], "elapsed_s": 1.0})
+    assert (v.passed, v.measured, v.margin, v.margin_rel) == (False, 3.0, -3.0, None)
+    assert "margin -3 guidelines violated;" in describe(v)
+    # its exit status 1 with "N of M guidelines violated" is the finding, not a failed launch
+    assert only_guidelines_violated(Outcome(1, False, "", 1.0), records)
+    assert not only_guidelines_violated(Outcome(2, False, "", 1.0), records)
+    # the schema: its one metric, whole numbers, no rows to choose
+    for old, new, message in [
+            ('metric = "violations"', 'metric = "latency"', "metric: effbench guidelines is "
+             'judged by the guidelines it finds violated: "violations", not \'latency\''),
+            ("threshold = 0", "threshold = 0.5", "threshold: expected a whole number >= 0"),
+            ("threshold = 0", "threshold = 0\nbytes = 8", "bytes: the violations are counted")]:
+        with pytest.raises(ProfileError, match=re.escape(message)):
+            load_profile_text(GUIDELINES_PROFILE.replace(old, new))

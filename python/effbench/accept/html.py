@@ -17,7 +17,8 @@ def verdict_table(title: str, verdicts: list[CheckVerdict]) -> str:
         cells = ["PASS" if v.passed else "FAIL", c.name, what_is_judged(c),
                  "" if v.measured is None else f"{v.measured:.4g} {c.unit}",
                  f"{sign} {c.threshold.describe(c.unit)}",
-                 "" if v.margin is None else f"{v.margin:+.4g} {c.unit} ({v.margin_rel:+.1%})",
+                 "" if v.margin is None else f"{v.margin:+.4g} {c.unit}" + (
+                     "" if v.margin_rel is None else f" ({v.margin_rel:+.1%})"),
                  v.reason, ", ".join(v.blame)]
         color = "#060" if v.passed else "#a00"
         rows.append(f"<tr style='color:{color}'>" + "".join(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -142,6 +143,14 @@ def read_records(path: Path) -> list[dict]:
         if isinstance(rec, dict):
             out.append(rec)
     return out
+
+
+def only_guidelines_violated(outcome: Outcome, records: list[dict]) -> bool:
+    """effbench guidelines ends with status 1 and the end message "N of M guidelines violated"
+    when it finds violations (docs/guidelines.md): a finished run, not a failed one."""
+    end = next((r for r in records if r.get("type") == "end"), None)
+    return (outcome.code == 1 and end is not None and end.get("status") == "error" and
+            re.fullmatch(r"\d+ of \d+ guidelines violated", str(end.get("message"))) is not None)
 
 
 def failure_message(outcome: Outcome, records: list[dict]) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..component_names import GUIDELINES
 from .profile import Check
 
 MIB_IN_MB = 1.048576
@@ -73,6 +74,16 @@ def measure(check: Check, records: list[dict]) -> Measured:
         return Measured(float(value))
     if check.kind == "nodes":
         return _measure_nodes(check, records)
+    if check.kind == GUIDELINES:
+        rows = [r for r in records if r.get("type") == "result"]
+        if not rows:
+            return Measured(None, "the run wrote no comparison")
+        bad = [r for r in rows if r.get("violated") is True]
+        return Measured(float(len(bad)), blame_if_failed=[
+            f"{r.get('benchmark')} {r.get('bytes')} B slower than {r.get('mockup')} "
+            f"(factor {r.get('factor', float('nan')):.3g}, "
+            f"p_holm {r.get('p_holm', float('nan')):.3g})"
+            for r in bad])
     return _measure_rows(check, run, records)
 
 

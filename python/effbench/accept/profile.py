@@ -11,7 +11,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..component_names import BEFF, BEFF_IO, COMPONENTS, NODES
+from ..component_names import BEFF, BEFF_IO, COMPONENTS, GUIDELINES, NODES
 from ..importers.osu_programs import ALL_PROGRAMS as OSU_PROGRAMS
 
 IMB_PROGRAMS = ("IMB-MPI1", "IMB-EXT", "IMB-IO", "IMB-NBC", "IMB-RMA", "IMB-MPI4", "IMB-MT",
@@ -29,6 +29,9 @@ SUMMARY_FIELDS = {
     BEFF_IO: ("b_eff_io_mb_per_s", "b_eff_io_rel21_mb_per_s"),
 }
 ALIASES = {"b_eff": "b_eff_mb_per_s", "b_eff_io": "b_eff_io_mb_per_s"}
+# effbench guidelines (docs/guidelines.md) is judged by the number of guidelines it finds
+# violated: a count, lower is better, and a threshold of 0 allowed
+GUIDELINE_METRIC = "violations"
 # declared peaks: bandwidths, in MB/s (10^6 bytes/s) after conversion
 RATE_UNITS = {"bit/s": 1e-6 / 8, "kbit/s": 1e-3 / 8, "Mbit/s": 1 / 8, "Gbit/s": 1e3 / 8,
               "Tbit/s": 1e6 / 8, "B/s": 1e-6, "kB/s": 1e-3, "MB/s": 1.0, "GB/s": 1e3,
@@ -66,7 +69,7 @@ class Threshold:
 class Check:
     name: str
     words: list[str]             # the command as typed: program, arguments
-    kind: str                    # rows, nodes, beff, beff_io
+    kind: str                    # rows, nodes, beff, beff_io, guidelines
     ranks: int
     metric: str                  # a ROW_METRICS name or a summary field
     threshold: Threshold
@@ -103,6 +106,8 @@ class Profile:
 
 def metric_unit(metric: str) -> tuple[str, bool]:
     """(unit, higher is better) of a row metric or a summary field."""
+    if metric == GUIDELINE_METRIC:
+        return ("guidelines violated", False)
     if metric in ROW_METRICS:
         return ROW_METRICS[metric]
     return ("us", False) if metric.endswith("_us") else ("MB/s", True)
@@ -210,7 +215,8 @@ def split_command(value) -> list[str] | None:
 
 
 def program_kind(words: list[str]) -> str | None:
-    """rows, nodes, beff or beff_io for a known program (by its file name), else None."""
+    """rows, nodes, beff, beff_io or guidelines for a known program (by its file name), else
+    None."""
     name = Path(words[0]).name
     if name in OSU_PROGRAMS or name in IMB_PROGRAMS:
         return "rows"
@@ -219,10 +225,11 @@ def program_kind(words: list[str]) -> str | None:
     if name == "b_eff_io":
         return BEFF_IO
     if name == "effbench" and len(words) > 1 and words[1] in COMPONENTS:
-        return {NODES: "nodes", BEFF: BEFF, BEFF_IO: BEFF_IO}.get(words[1], "rows")
+        return {NODES: "nodes", BEFF: BEFF, BEFF_IO: BEFF_IO,
+                GUIDELINES: GUIDELINES}.get(words[1], "rows")
     return None
 
 
 def known_programs() -> list[str]:
     return sorted(OSU_PROGRAMS) + list(IMB_PROGRAMS) + ["b_eff", "b_eff_io", "effbench nodes",
-                                                       "effbench COMPONENT"]
+                                                       "effbench guidelines", "effbench COMPONENT"]

@@ -8,9 +8,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from ..component_names import BEFF, BEFF_IO
-from .profile import (ALIASES, CHECK_KEYS, DEFAULT_KEYS, PLACEMENTS, PROFILE_KEYS, RATE_UNITS,
-                      ROW_METRICS, SUMMARY_FIELDS, TOP_KEYS, Check, Profile, ProfileError,
+from ..component_names import BEFF, BEFF_IO, GUIDELINES
+from .profile import (ALIASES, CHECK_KEYS, DEFAULT_KEYS, GUIDELINE_METRIC, PLACEMENTS,
+                      PROFILE_KEYS, RATE_UNITS, ROW_METRICS, SUMMARY_FIELDS, TOP_KEYS, Check, Profile, ProfileError,
                       Threshold, _unknown, _Where, known_programs, metric_unit, parse_rate,
                       program_kind, split_command)
 
@@ -129,6 +129,17 @@ def _placement(where, keys, label, table, check: Check) -> None:
 def _metric(where, keys, label, table, check: Check) -> None:
     metric = table["metric"]
     metric = ALIASES.get(metric, metric) if isinstance(metric, str) else metric
+    if check.kind == GUIDELINES:
+        if metric != GUIDELINE_METRIC:
+            raise where.error(keys + ("metric",), f"{label}: metric: effbench guidelines is "
+                              f"judged by the guidelines it finds violated: "
+                              f"\"{GUIDELINE_METRIC}\", not {table['metric']!r}")
+        for key in ("bytes", "benchmark", "procs"):
+            if key in table:
+                raise where.error(keys + (key,), f"{label}: {key}: the violations are counted "
+                                  "over the whole table")
+        check.metric = metric
+        return
     if check.kind in (BEFF, BEFF_IO):
         fields = SUMMARY_FIELDS[check.kind]
         if metric not in fields:
@@ -166,6 +177,11 @@ def _metric(where, keys, label, table, check: Check) -> None:
 def _threshold(where, keys, label, value, check: Check, peaks) -> Threshold:
     unit, _ = metric_unit(check.metric)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if check.metric == GUIDELINE_METRIC:
+            if value < 0 or value != int(value):
+                raise where.error(keys, f"{label}: threshold: expected a whole number >= 0 of "
+                                  "guidelines that may be violated")
+            return Threshold(float(value))
         if not value > 0:
             raise where.error(keys, f"{label}: threshold: expected a value above 0 {unit}")
         return Threshold(float(value))

@@ -57,7 +57,7 @@ def judge(check: Check, state: dict) -> CheckVerdict:
     if measured is not None:
         t = check.threshold.value
         margin = measured - t if check.higher_is_better else t - measured
-        margin_rel = margin / t
+        margin_rel = margin / t if t else None  # a threshold of 0 (a count) has none
     n, k = check.repetitions, check.allowed_failures
     over = bool(state.get("over_budget"))
     if over:
@@ -103,7 +103,8 @@ def describe(v: CheckVerdict) -> str:
         parts[0] += " not measured"
     parts.append(f"threshold {sign} {c.threshold.describe(c.unit)}")
     if v.margin is not None:
-        parts.append(f"margin {v.margin:+.4g} {c.unit} ({v.margin_rel:+.1%})")
+        rel = "" if v.margin_rel is None else f" ({v.margin_rel:+.1%})"
+        parts.append(f"margin {v.margin:+.4g} {c.unit}{rel}")
     parts.append(v.reason)
     if v.blame:
         parts.append(f"blame: {', '.join(v.blame)}")
