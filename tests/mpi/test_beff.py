@@ -11,9 +11,10 @@ import watch
 from effb import BUSY, MPI, read_jsonl, run
 
 QUICK = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05"]
-# one repetition of each measurement where a test is not about repetitions: a third of the
-# loops, which matters on a loaded machine, where each loop waits for time slices
-QUICK1 = [*QUICK, "--repeat", "1"]
+# where a test is not about repetitions or lengths: one repetition of each measurement and
+# L_max = 8 KiB (1 MB per process), a third of the loops and shorter messages, which matters
+# on a loaded machine, where each loop waits for time slices
+QUICK1 = ["--mem-per-proc", "1", "--random-patterns", "2", "--loop-ms", "0.05", "--repeat", "1"]
 
 LINE_RE = re.compile(
     r"^b_eff = +(\d+\.\d{3}) MB/s = +(\d+\.\d{3}) \* +(\d+) PEs with +(\d+) MB/PE on (.+)$")

@@ -107,7 +107,7 @@ def test_a_byte_in_a_contig_type_gap_is_reported(tmp_path, ct, bench, offset):
 
 
 def test_beff_reports_the_first_flipped_message(tmp_path):
-    args = ["--mem-per-proc", "4", "--random-patterns", "2", "--loop-ms", "0.05", "--repeat", "1",
+    args = ["--mem-per-proc", "1", "--random-patterns", "2", "--loop-ms", "0.05", "--repeat", "1",
             "-check"]
     # the flip lands in the checked pass, which reports defects but (unlike
     # the timed loops' first/last byte check) does not fail the run

@@ -111,7 +111,7 @@ def run_counts(tmp_path, bench, args):
 # with -i 50: their default iteration counts are those of their family's program that runs
 # them (10000 threaded round trips at 8192 bytes alone take tens of seconds here)
 SHORTENED = {"osu_latency_mt", "osu_latency_mp", "osu_multi_lat", "osu_latency_persistent",
-             "osu_get_latency", "osu_get_acc_latency", "osu_fop_latency",
+             "osu_get_latency", "osu_get_acc_latency", "osu_fop_latency", "osu_acc_latency",
              *(f"osu_i{n}" for n in BLOCKING if n not in ("allgather", "bcast", "barrier")),
              *(f"osu_ineighbor_{n}" for n in NEIGHBOUR if n != "allgather")}
 
