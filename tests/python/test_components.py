@@ -140,7 +140,7 @@ def test_skampi_original_and_effbench_rows_compare(samples):
 def test_beff_protocol_and_json(effbench_bin, mpiexec, mpi_env, tmp_path):
     jsonl, text = run_c(effbench_bin, mpiexec, mpi_env, tmp_path, "beff", 2,
                         ["beff", "--mem-per-proc", "1", "--random-patterns", "2", "--loop-ms",
-                         "0.05", "--seed", "1"])
+                         "0.05", "--repeat", "1", "--seed", "1"])
     pj, pt = parse_file(jsonl), parse_file(text)
     assert pt.run["tool"] == "effbench" and pt.source_format == "beff"
     # the protocol lists every measurement: the same rows, rounded to 3 decimals
