@@ -1,6 +1,7 @@
 /* `effbench guidelines`' command line (docs/guidelines.md): every word is
  * checked, a bad one is a user error naming it. */
 #include "core/error.h"
+#include "core/text.h"
 #include "core/mockups.h"
 #include "guidelines/gl.h"
 
@@ -38,17 +39,6 @@ void gl_usage(FILE *f)
                 ? eb_mockup_at(k)->coll : "", eb_mockup_at(k)->name);
 }
 
-static int to_long(const char *s, long *v)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (errno || end == s || *end || x <= 0)
-        return -1;
-    *v = x;
-    return 0;
-}
-
 static int parse_colls(gl_options *o, const char *val, char *err, size_t errlen)
 {
     char *copy = eb_strdup(val), *save = NULL;
@@ -80,7 +70,7 @@ static int parse_sizes(gl_options *o, const char *val, char *err, size_t errlen)
     o->nsizes = 0;
     for (char *w = strtok_r(copy, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
         long v;
-        if (to_long(w, &v) || v % 4 || v > GL_MAX_BYTES)
+        if (eb_parse_long(w, 1, LONG_MAX, &v) || v % 4 || v > GL_MAX_BYTES)
             rc = eb_err(err, errlen, "--sizes: '%s' is not a positive multiple of 4 bytes "
                         "(at most %ld)", w, GL_MAX_BYTES);
         else {
@@ -157,7 +147,7 @@ static int long_option(gl_options *o, const char *name, const char *val, char *e
         return parse_mockups(o, val, err, n);
     if (!strcmp(name, "rounds") || !strcmp(name, "reps") || !strcmp(name, "seed")) {
         int rounds = !strcmp(name, "rounds");
-        if (to_long(val, &v) || v > 1000000 || (rounds && v < 2))
+        if (eb_parse_long(val, 1, LONG_MAX, &v) || v > 1000000 || (rounds && v < 2))
             return eb_err(err, n, "--%s: '%s' is not an integer in [%d, 1000000]", name, val,
                           rounds ? 2 : 1);
         if (rounds)

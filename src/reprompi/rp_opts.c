@@ -3,6 +3,7 @@
  * Unlike ReproMPI, which ignores what it does not know, every word is checked:
  * an unknown option or a bad value is a user error naming it (docs/reprompi.md). */
 #include "core/error.h"
+#include "core/text.h"
 #include "reprompi/rp.h"
 
 #include <errno.h>
@@ -40,18 +41,6 @@ const char *rp_clock_sync_name(const rp_options *o)
     return o->clock_sync == RP_CLOCK_NONE ? "None" : CLOCK_NAME[o->clock_method];
 }
 
-/* A positive long, the whole word. */
-static int to_long(const char *s, long *v)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (errno || end == s || *end || x <= 0)
-        return -1;
-    *v = x;
-    return 0;
-}
-
 /* Comma-separated words of val, each through one(word); -1 on the first bad one. */
 static int each_word(const char *val, int (*one)(rp_options *, const char *, char *, size_t),
                      rp_options *o, char *err, size_t errlen)
@@ -78,7 +67,7 @@ static int one_call(rp_options *o, const char *w, char *err, size_t errlen)
 static int one_msize(rp_options *o, const char *w, char *err, size_t errlen)
 {
     long v;
-    if (to_long(w, &v))
+    if (eb_parse_long(w, 1, LONG_MAX, &v))
         return eb_err(err, errlen, "--msizes-list: '%s' is not a positive integer (Invalid list "
                       "of message sizes)", w);
     o->msizes = eb_realloc(o->msizes, (size_t)(o->nmsizes + 1) * sizeof *o->msizes);
@@ -123,7 +112,7 @@ static int msize_interval(rp_options *o, const char *val, char *err, size_t errl
         if (!eq || k == 3)
             rc = eb_err(err, errlen, "--msize-interval: unknown part '%s' (min=<min>,max=<max>,"
                         "step=<step>)", w);
-        else if (to_long(eq + 1, &v[k]) || v[k] > 62)
+        else if (eb_parse_long(eq + 1, 1, LONG_MAX, &v[k]) || v[k] > 62)
             rc = eb_err(err, errlen, "--msize-interval: %s='%s' is not an exponent from 1 to 62",
                         keys[k], eq + 1);
     }
@@ -269,7 +258,7 @@ static int long_option(rp_options *o, const char *name, const char *val, int pro
     if (!strcmp(name, "msize-interval"))
         return msize_interval(o, val, err, errlen);
     if (!strcmp(name, "nrep")) {
-        if (to_long(val, &v))
+        if (eb_parse_long(val, 1, LONG_MAX, &v))
             return eb_err(err, errlen, "--nrep: '%s' is not a positive integer", val);
         o->nrep = v;
         return 0;
@@ -317,7 +306,7 @@ static int long_option(rp_options *o, const char *name, const char *val, int pro
     if (!strcmp(name, "wait-time"))
         return microseconds(name, val, &o->wait_s, err, errlen);
     if (!strcmp(name, "exchanges")) {
-        if (to_long(val, &v) || v > 100000)
+        if (eb_parse_long(val, 1, LONG_MAX, &v) || v > 100000)
             return eb_err(err, errlen, "--exchanges: '%s' is not a count from 1 to 100000", val);
         o->clock_rounds = (int)v;
         return 0;
