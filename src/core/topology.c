@@ -12,11 +12,30 @@
 static hwloc_topology_t topo;
 static int topo_state; /* 0: not read yet, 1: read, -1: failed */
 
+/* hwloc's plugins, which its first topology_init dlopens with the libraries they link
+ * (Debian: PCI, OpenCL, GL with X11, libxml2): about 3 MiB more peak memory per rank, more
+ * than osu_bw's whole buffers at small sizes (docs/placement.md).  The record needs packages,
+ * cores, PUs and NUMA nodes, which hwloc's built-in Linux backend finds (and its built-in XML
+ * reader reads a HWLOC_XMLFILE).  A user's own HWLOC_PLUGINS_BLACKLIST is kept. */
+#define UNNEEDED_PLUGINS "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_xml_libxml,hwloc_cuda," \
+                         "hwloc_nvml,hwloc_rsmi,hwloc_levelzero"
+
+static int init_without_plugins(hwloc_topology_t *t)
+{
+    int set = getenv("HWLOC_PLUGINS_BLACKLIST") == NULL;
+    if (set)
+        setenv("HWLOC_PLUGINS_BLACKLIST", UNNEEDED_PLUGINS, 0);
+    int rc = hwloc_topology_init(t);
+    if (set) /* read once, at the first init: the rest of the process never sees it */
+        unsetenv("HWLOC_PLUGINS_BLACKLIST");
+    return rc;
+}
+
 static hwloc_topology_t topology(void)
 {
     if (topo_state == 0) {
         topo_state = -1;
-        if (hwloc_topology_init(&topo) == 0) {
+        if (init_without_plugins(&topo) == 0) {
             /* packages, cores, PUs and NUMA nodes are all it needs: no caches (no I/O
              * objects either, hwloc's default), a faster load on a large node */
             hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
