@@ -40,6 +40,14 @@ static hwloc_topology_t topology(void)
              * objects either, hwloc's default), a faster load on a large node */
             hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
             hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+#if HWLOC_API_VERSION >= 0x00020100
+            /* hwloc's x86 backend binds the loading thread to every PU in turn to run
+             * CPUID: each rank ends its load on the last PU, and the ranks of a node queue
+             * there until the scheduler spreads them again, tens of ms into the first
+             * measurement (osu_barrier on 4 ranks over 2 cores: 7.7 us against 3.7, issue
+             * 38).  Linux's sysfs, which the linux backend reads, gives all the record needs. */
+            hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+#endif
             if (hwloc_topology_load(topo) == 0)
                 topo_state = 1;
             else
