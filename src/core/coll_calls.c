@@ -120,30 +120,35 @@ static void barrier_init(const eb_coll_args *a, MPI_Comm comm, MPI_Request *q)
 }
 #endif
 
-/* {flow, rooted, the forms} */
-#define ROW(flow, rooted, fn) {flow, rooted, fn, fn##_start P(fn)}
+/* {flow, rooted, the MPI name, the forms} */
+#define ROW(flow, rooted, name, fn) {flow, rooted, name, fn, fn##_start P(fn)}
 
 static const eb_coll_forms CALLS[] = {
-    [EB_CALL_ALLGATHER] = ROW(EB_FLOW_ALLGATHER, 0, allgather),
-    [EB_CALL_ALLGATHERV] = ROW(EB_FLOW_ALLGATHER, 0, allgatherv),
-    [EB_CALL_ALLREDUCE] = ROW(EB_FLOW_ALLREDUCE, 0, allreduce),
-    [EB_CALL_ALLTOALL] = ROW(EB_FLOW_ALLTOALL, 0, alltoall),
-    [EB_CALL_ALLTOALLV] = ROW(EB_FLOW_ALLTOALL, 0, alltoallv),
-    [EB_CALL_ALLTOALLW] = ROW(EB_FLOW_ALLTOALL, 0, alltoallw),
-    [EB_CALL_BARRIER] = ROW(EB_FLOW_NONE, 0, barrier),
-    [EB_CALL_BCAST] = ROW(EB_FLOW_BCAST, 1, bcast),
-    [EB_CALL_GATHER] = ROW(EB_FLOW_GATHER, 1, gather),
-    [EB_CALL_GATHERV] = ROW(EB_FLOW_GATHER, 1, gatherv),
-    [EB_CALL_REDUCE] = ROW(EB_FLOW_REDUCE, 1, reduce),
-    [EB_CALL_REDUCE_SCATTER] = ROW(EB_FLOW_REDUCE_SCATTER, 0, reduce_scatter),
-    [EB_CALL_REDUCE_SCATTER_BLOCK] = ROW(EB_FLOW_REDUCE_SCATTER, 0, reduce_scatter_block),
-    [EB_CALL_SCATTER] = ROW(EB_FLOW_SCATTER, 1, scatter),
-    [EB_CALL_SCATTERV] = ROW(EB_FLOW_SCATTER, 1, scatterv),
-    [EB_CALL_NEIGHBOR_ALLGATHER] = ROW(EB_FLOW_NHBR_ALLGATHER, 0, nhbr_allgather),
-    [EB_CALL_NEIGHBOR_ALLGATHERV] = ROW(EB_FLOW_NHBR_ALLGATHER, 0, nhbr_allgatherv),
-    [EB_CALL_NEIGHBOR_ALLTOALL] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, nhbr_alltoall),
-    [EB_CALL_NEIGHBOR_ALLTOALLV] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, nhbr_alltoallv),
-    [EB_CALL_NEIGHBOR_ALLTOALLW] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, nhbr_alltoallw),
+    [EB_CALL_ALLGATHER] = ROW(EB_FLOW_ALLGATHER, 0, "Allgather", allgather),
+    [EB_CALL_ALLGATHERV] = ROW(EB_FLOW_ALLGATHER, 0, "Allgatherv", allgatherv),
+    [EB_CALL_ALLREDUCE] = ROW(EB_FLOW_ALLREDUCE, 0, "Allreduce", allreduce),
+    [EB_CALL_ALLTOALL] = ROW(EB_FLOW_ALLTOALL, 0, "Alltoall", alltoall),
+    [EB_CALL_ALLTOALLV] = ROW(EB_FLOW_ALLTOALL, 0, "Alltoallv", alltoallv),
+    [EB_CALL_ALLTOALLW] = ROW(EB_FLOW_ALLTOALL, 0, "Alltoallw", alltoallw),
+    [EB_CALL_BARRIER] = ROW(EB_FLOW_NONE, 0, "Barrier", barrier),
+    [EB_CALL_BCAST] = ROW(EB_FLOW_BCAST, 1, "Bcast", bcast),
+    [EB_CALL_GATHER] = ROW(EB_FLOW_GATHER, 1, "Gather", gather),
+    [EB_CALL_GATHERV] = ROW(EB_FLOW_GATHER, 1, "Gatherv", gatherv),
+    [EB_CALL_REDUCE] = ROW(EB_FLOW_REDUCE, 1, "Reduce", reduce),
+    [EB_CALL_REDUCE_SCATTER] = ROW(EB_FLOW_REDUCE_SCATTER, 0, "Reduce_scatter", reduce_scatter),
+    [EB_CALL_REDUCE_SCATTER_BLOCK] = ROW(EB_FLOW_REDUCE_SCATTER, 0, "Reduce_scatter_block",
+                                         reduce_scatter_block),
+    [EB_CALL_SCATTER] = ROW(EB_FLOW_SCATTER, 1, "Scatter", scatter),
+    [EB_CALL_SCATTERV] = ROW(EB_FLOW_SCATTER, 1, "Scatterv", scatterv),
+    [EB_CALL_NEIGHBOR_ALLGATHER] = ROW(EB_FLOW_NHBR_ALLGATHER, 0, "Neighbor_allgather",
+                                       nhbr_allgather),
+    [EB_CALL_NEIGHBOR_ALLGATHERV] = ROW(EB_FLOW_NHBR_ALLGATHER, 0, "Neighbor_allgatherv",
+                                        nhbr_allgatherv),
+    [EB_CALL_NEIGHBOR_ALLTOALL] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, "Neighbor_alltoall", nhbr_alltoall),
+    [EB_CALL_NEIGHBOR_ALLTOALLV] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, "Neighbor_alltoallv",
+                                       nhbr_alltoallv),
+    [EB_CALL_NEIGHBOR_ALLTOALLW] = ROW(EB_FLOW_NHBR_ALLTOALL, 0, "Neighbor_alltoallw",
+                                       nhbr_alltoallw),
 };
 
 const eb_coll_forms *eb_coll_forms_of(eb_coll_mpi_call call) { return &CALLS[call]; }

@@ -61,6 +61,7 @@ typedef struct {
 typedef struct {
     eb_coll_flow flow;
     int rooted;
+    const char *name; /* the MPI name after "MPI_": "Allreduce", "Neighbor_alltoallw" */
     void (*call)(const eb_coll_args *a, MPI_Comm comm);
     void (*start)(const eb_coll_args *a, MPI_Comm comm, MPI_Request *req);
 #ifdef EB_HAVE_MPI_ALLREDUCE_INIT

@@ -1,5 +1,7 @@
 #include "core/mpi_features.h"
 
+#include "core/coll_emulated.h"
+
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +26,8 @@ unsigned eb_mpi_missing(unsigned need)
 #endif
     return need & ~have;
 }
+
+unsigned eb_mpi_emulated(void) { return eb_pcoll_emulated() ? EB_MPI_PERSISTENT_COLL : 0; }
 
 const char *eb_mpi_feature_call(eb_mpi_feature f)
 {

@@ -19,6 +19,11 @@ typedef enum {
 
 /* The features of `need` this build's MPI library lacks (0: all there). */
 unsigned eb_mpi_missing(unsigned need);
+/* The features of this build's emulations where the library lacks them
+ * (core/coll_emulated.h: persistent collectives in SMPI builds).  A runner
+ * whose benchmarks use the emulation (OSU's, through eb_pcoll) needs only
+ * need & ~eb_mpi_emulated(); the others still refuse. */
+unsigned eb_mpi_emulated(void);
 /* The MPI call that stands for a feature, e.g. "MPI_Allreduce_init (MPI-4.0)". */
 const char *eb_mpi_feature_call(eb_mpi_feature f);
 /* "WHAT needs MPI_Allreduce_init (MPI-4.0), which this MPI library (<version

@@ -18,6 +18,9 @@
 
 static int active;     /* simulation mode (an SMPI build, not switched off) */
 static long max_reps;  /* loop cap in simulation mode */
+#define MAX_EMULATED 4
+static char *emulated[MAX_EMULATED]; /* eb_sim_note_emulation's, for the run record */
+static int nemulated;
 
 #if EB_SMPI_BUILD
 /* The platform generator's parameters (platforms/generate.py writes them as
@@ -219,6 +222,25 @@ int eb_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_D
     return MPI_SUCCESS;
 }
 
+void eb_sim_note_emulation(const char *what)
+{
+    if (!EB_SMPI_BUILD)
+        return;
+    for (int k = 0; k < nemulated; k++)
+        if (strcmp(emulated[k], what) == 0)
+            return;
+    if (nemulated == MAX_EMULATED)
+        eb_abort("eb_sim_note_emulation: more than %d emulations in one run", MAX_EMULATED);
+    emulated[nemulated++] = eb_strdup(what);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        char line[1024];
+        snprintf(line, sizeof line, "emulated in this simulation: %s", what);
+        eb_stderr_line("note", line);
+    }
+}
+
 void eb_sim_json(eb_json *j)
 {
     if (!EB_SMPI_BUILD)
@@ -244,6 +266,12 @@ void eb_sim_json(eb_json *j)
             eb_json_str(j, platform_keys[k], v);
     }
     eb_json_close(j);
+    if (nemulated) {
+        eb_json_array(j, "emulated");
+        for (int k = 0; k < nemulated; k++)
+            eb_json_str(j, NULL, emulated[k]);
+        eb_json_close(j);
+    }
     eb_json_close(j);
 #endif
 }

@@ -95,6 +95,14 @@ void eb_sim_prime_collectives(MPI_Comm comm);
 /* MPI_Comm_free unless *c is MPI_COMM_NULL or MPI_COMM_WORLD. */
 void eb_comm_release(MPI_Comm *c);
 
+/* SMPI builds: a call this run makes in place of one SMPI lacks
+ * (core/coll_emulated.h), e.g. "persistent collectives: MPI_Iallreduce per
+ * MPI_Start (SMPI 3.32 has no MPI_Allreduce_init)": said once on stderr by
+ * rank 0 ("effbench: note: emulated in this simulation: ...") and listed in
+ * the run record's simulation.emulated (absent when nothing is).  Every rank
+ * calls it, before the run record is written.  Nothing outside SMPI builds. */
+void eb_sim_note_emulation(const char *what);
+
 /* The run record's "simulated" field (false outside SMPI builds' simulation
  * mode is not written, so ordinary records stay as they were) and, when
  * simulated, the "simulation" object. */

@@ -127,6 +127,9 @@ struct osu_prog {
      * is not checked (JSON "checked": false). */
     long (*check)(osu_ctx *c);
     void (*teardown)(osu_ctx *c);
+    /* Optional, every rank, before the run record: where this build emulates
+     * the program's MPI calls (core/coll_emulated.h, SMPI builds), say so. */
+    void (*announce)(const osu_prog *p);
     int no_size;            /* rows without a size column (the barriers) */
     int lenient;            /* OSU never reads its parser's verdict (osu_init, osu_hello): a
                              * refused option is a warning, and the program runs */

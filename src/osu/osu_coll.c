@@ -40,13 +40,7 @@ void coll_row(osu_ctx *c, double t_us, osu_row *row)
 
 /* ---- the blocking call ---------------------------------------------------- */
 
-static void run_call(osu_ctx *c)
-{
-    const coll_state *st = c->priv;
-    coll_call_for(c)->call(&st->a, st->comm);
-}
-
-static const coll_loop blocking_loop = {coll_args_at, run_call};
+static const coll_loop blocking_loop = {coll_args_at, coll_run};
 
 void coll_blocking_measure(osu_ctx *c, osu_row *row)
 {

@@ -84,6 +84,7 @@ void coll_teardown(osu_ctx *c)
         return;
     if (st->comm != c->comm && st->comm != MPI_COMM_NULL)
         MPI_Comm_free(&st->comm);
+    eb_nhbr_p2p_free(st->p2p);
     osu_free(st->s);
     osu_free(st->r);
     osu_free(st->spare);
@@ -94,6 +95,7 @@ void coll_teardown(osu_ctx *c)
     free(st);
     c->priv = NULL;
 }
+
 /* Reduce_scatter's parts as OSU deals them: count / np each, the first
  * count % np ranks one more; one element each to the first `count` ranks
  * when there are fewer elements than ranks.  Reduce_scatter_block: count / np
@@ -191,3 +193,43 @@ void coll_args_for(osu_ctx *c, int root)
 }
 
 void coll_args_at(osu_ctx *c, long i) { coll_args_for(c, coll_root(c, i)); }
+
+/* ---- issuing the call: the table's forms, or the emulated neighbourhood ---- */
+
+void coll_run(osu_ctx *c)
+{
+    coll_state *st = c->priv;
+    if (st->p2p)
+        eb_nhbr_p2p_call(st->p2p, coll_prog_of(c)->kind, &st->a);
+    else
+        coll_call_for(c)->call(&st->a, st->comm);
+}
+
+void coll_start(osu_ctx *c)
+{
+    coll_state *st = c->priv;
+    if (st->p2p)
+        eb_nhbr_p2p_start(st->p2p, coll_prog_of(c)->kind, &st->a);
+    else
+        coll_call_for(c)->start(&st->a, st->comm, &st->req);
+}
+
+void coll_test(void *ctx)
+{
+    osu_ctx *c = ctx;
+    coll_state *st = c->priv;
+    int flag;
+    if (st->p2p)
+        eb_nhbr_p2p_test(st->p2p);
+    else
+        MPI_Test(&st->req, &flag, MPI_STATUS_IGNORE);
+}
+
+void coll_wait(osu_ctx *c)
+{
+    coll_state *st = c->priv;
+    if (st->p2p)
+        eb_nhbr_p2p_wait(st->p2p);
+    else
+        MPI_Wait(&st->req, MPI_STATUS_IGNORE);
+}

@@ -5,6 +5,7 @@
 #define EB_OSU_COLL_ARGS_H
 
 #include "core/coll_calls.h"
+#include "core/coll_emulated.h"
 #include "osu/osu.h"
 
 /* Where OSU puts the barrier of an iteration (outside the timing). */
@@ -29,12 +30,14 @@ typedef struct {
     MPI_Aint *adispls;
     MPI_Datatype *types;
     eb_coll_args a;       /* the current call's */
-    MPI_Request req;      /* persistent programs: the current size's */
+    MPI_Request req;      /* non-blocking programs: the started call's */
+    eb_pcoll persistent;  /* persistent programs: the current size's request */
     /* the neighbourhood (osu_nhbr_topo.c); 0 / NULL otherwise */
     int indegree, outdegree;
     int *sources, *destinations;
     int dims[16], ndims;  /* -N cart: MPI_Dims_create's sizes */
-    double create_us;     /* MPI_Dist_graph_create_adjacent, average over ranks */
+    double create_us;     /* MPI_Dist_graph_create_adjacent (emulated: the lists), average */
+    eb_nhbr_p2p *p2p;     /* SMPI builds: the neighbourhood calls as point-to-point, on comm */
 } coll_state;
 
 static inline const coll_prog *coll_prog_of(const osu_ctx *c) { return (const coll_prog *)c->prog; }
@@ -60,6 +63,14 @@ int coll_alloc(osu_ctx *c, int peers, char *err, size_t errlen);
 void coll_teardown(osu_ctx *c);
 void coll_layout(osu_ctx *c);
 void coll_args_for(osu_ctx *c, int root);
+/* The current call (st->a) on st->comm: blocking (coll_run), or started,
+ * progressed by one test and completed (coll_start, coll_test, coll_wait).
+ * The collective table's forms, or, where the neighbourhood is emulated
+ * (st->p2p), its point-to-point messages (core/coll_emulated.h). */
+void coll_run(osu_ctx *c);
+void coll_start(osu_ctx *c);
+void coll_test(void *c);
+void coll_wait(osu_ctx *c);
 /* The root of iteration i: -k fixed:N, or rotating over the ranks. */
 int coll_root(const osu_ctx *c, long i);
 /* The arguments of iteration i (its root): a loop's `prepare`. */

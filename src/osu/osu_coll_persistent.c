@@ -1,33 +1,33 @@
 /* OSU's persistent collectives (MPI-4): per size, the call's *_init outside
  * the timing, then OSU's loop timing MPI_Start + MPI_Wait, and
- * MPI_Request_free.  Same table of calls, arguments and checked pass as the
- * blocking programs (osu_coll.h); the root is always 0 (OSU takes no -k
- * here).  Registered always: without MPI_Allreduce_init in the library the
- * runner refuses them by name (core/mpi_features.h). */
+ * MPI_Request_free, through core's eb_pcoll (core/coll_emulated.h: in SMPI
+ * builds, which lack MPI-4's calls, MPI_Start issues the matching MPI_I<call>,
+ * said in the run record).  Same table of calls, arguments and checked pass
+ * as the blocking programs (osu_coll.h); the root is always 0 (OSU takes no
+ * -k here).  Registered always: without MPI_Allreduce_init in the library
+ * (and no emulation) the runner refuses them by name (core/mpi_features.h). */
 #include "osu/osu_coll.h"
 
-#include "core/error.h"
 #include "core/mpi_features.h"
 #include "core/registry.h"
 #include "osu/osu_text.h"
 
 #include <stdio.h>
 
-#ifdef EB_HAVE_MPI_ALLREDUCE_INIT
 /* The request of the current size, on buffers and counts of its layout. */
 static void init_request(osu_ctx *c)
 {
     coll_state *st = c->priv;
     coll_layout(c);
     coll_args_for(c, 0);
-    coll_call_for(c)->init(&st->a, st->comm, &st->req);
+    eb_pcoll_init(&st->persistent, coll_prog_of(c)->kind, &st->a, st->comm);
 }
 
 static void start_wait(osu_ctx *c)
 {
     coll_state *st = c->priv;
-    MPI_Start(&st->req);
-    MPI_Wait(&st->req, MPI_STATUS_IGNORE);
+    eb_pcoll_start(&st->persistent);
+    eb_pcoll_wait(&st->persistent);
 }
 
 static const coll_loop persistent_loop = {NULL, start_wait};
@@ -37,29 +37,22 @@ static void persistent_measure(osu_ctx *c, osu_row *row)
     init_request(c);
     double t = coll_timed(c, &persistent_loop);
     coll_row(c, t, row);
-    MPI_Request_free(&((coll_state *)c->priv)->req);
+    eb_pcoll_free(&((coll_state *)c->priv)->persistent);
 }
 
 static long persistent_check(osu_ctx *c)
 {
     init_request(c);
     long defects = coll_checked(c, &persistent_loop);
-    MPI_Request_free(&((coll_state *)c->priv)->req);
+    eb_pcoll_free(&((coll_state *)c->priv)->persistent);
     return defects;
 }
-#else
-/* The runner refuses these programs before they measure (prog->needs). */
-static void persistent_measure(osu_ctx *c, osu_row *row)
-{
-    (void)row;
-    eb_abort("%s: this build has no MPI-4 persistent collectives", c->prog->name);
-}
 
-static long persistent_check(osu_ctx *c)
+/* SMPI builds without MPI-4's calls: the note that MPI_Start issues MPI_I<call> */
+static void persistent_announce(const osu_prog *p)
 {
-    eb_abort("%s: this build has no MPI-4 persistent collectives", c->prog->name);
+    eb_pcoll_announce(((const coll_prog *)p)->kind);
 }
-#endif
 
 /* With -l and -c, OSU's persistent all-to-alls and Reduce_scatter turn
  * their validation warm-up off and say so before the title. */
@@ -71,7 +64,8 @@ static void warmup_note_preamble(const osu_ctx *c, FILE *f)
 }
 
 #define PERSISTENT COLL_PROG_COMMON, .needs = EB_MPI_PERSISTENT_COLL, \
-    .measure = persistent_measure, .datatype_lines = 1, .check = persistent_check
+    .announce = persistent_announce, .measure = persistent_measure, .datatype_lines = 1, \
+    .check = persistent_check
 #define MOVES PERSISTENT, .mem_limit = 2
 #define REDUCES PERSISTENT, .mem_limit = 1, .reduction = 1
 #define NOTE .preamble = warmup_note_preamble
@@ -104,7 +98,7 @@ static const coll_prog PROGS[] = {
     {.prog = {.name = "osu_barrier_persistent",
               .title = "OSU MPI%s Barrier Persistent Latency Test",
               .optstring = OSU_OPTS_COLL_BARRIER, COLL_PROG_COMMON, .needs = EB_MPI_PERSISTENT_COLL,
-              .measure = persistent_measure, .no_size = 1},
+              .announce = persistent_announce, .measure = persistent_measure, .no_size = 1},
      .kind = EB_CALL_BARRIER, .sync = SYNC_NONE},
     {.prog = {.name = "osu_bcast_persistent",
               .title = "OSU MPI%s Broadcast Persistent Latency Test",

@@ -21,10 +21,8 @@
 /* The call on the arguments of coll_args_at, started and completed. */
 static void start_wait(osu_ctx *c)
 {
-    coll_state *st = c->priv;
-    MPI_Request req;
-    coll_call_for(c)->start(&st->a, st->comm, &req);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    coll_start(c);
+    coll_wait(c);
 }
 
 long osu_nbc_check(osu_ctx *c)
@@ -64,21 +62,18 @@ enum { T_OVERALL, T_COMPUTE, T_TEST, T_WAIT, T_INIT, T_PURE, T_N };
  * figures). */
 static void overlapped(osu_ctx *c, double comm_s, double sum[T_N])
 {
-    coll_state *st = c->priv;
-    const eb_coll_forms *call = coll_call_for(c);
     MPI_Barrier(c->comm);
     for (long i = 0; i < c->skip + c->iterations; i++) {
-        MPI_Request req;
         coll_args_at(c, i);
         double t_start = MPI_Wtime();
         double init = MPI_Wtime();
-        call->start(&st->a, st->comm, &req);
+        coll_start(c);
         init = MPI_Wtime() - init;
         double compute = MPI_Wtime();
-        double test = osu_nbc_compute(comm_s, c->o->num_probes, &req);
+        double test = osu_nbc_compute(comm_s, c->o->num_probes, coll_test, c);
         compute = MPI_Wtime() - compute; /* the MPI_Test calls included */
         double wait = MPI_Wtime();
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        coll_wait(c);
         wait = MPI_Wtime() - wait;
         double t_stop = MPI_Wtime();
         MPI_Barrier(c->comm);

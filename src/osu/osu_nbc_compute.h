@@ -10,8 +10,9 @@
 #include <mpi.h>
 
 /* Compute for `seconds` (the rank's pure communication time): with probes
- * > 0, in `probes` parts of seconds / probes, each followed by one MPI_Test
- * of *req.  Returns the seconds spent in MPI_Test. */
-double osu_nbc_compute(double seconds, int probes, MPI_Request *req);
+ * > 0, in `probes` parts of seconds / probes, each followed by one
+ * test_call(arg), the MPI_Test of the started call (osu_coll_args.h's
+ * coll_test).  Returns the seconds spent in the tests. */
+double osu_nbc_compute(double seconds, int probes, void (*test_call)(void *), void *arg);
 
 #endif

@@ -4,22 +4,20 @@
  * collective table's (osu_coll.h).  The blocking programs time each call
  * with a barrier after it (OSU's blocking collective loop, the barrier on
  * the whole communicator), the non-blocking ones use the overlap method of
- * osu_nbc.c.  OSU's neighbourhood programs have no -l and no -k. */
+ * osu_nbc.c.  OSU's neighbourhood programs have no -l and no -k.  In SMPI
+ * builds, which abort in the topology and the calls, the calls are
+ * point-to-point messages to the same neighbours (core/coll_emulated.h), and
+ * the time before the title is that of building the neighbour lists. */
 #include "osu/osu_nbc.h"
 #include "osu/osu_nhbr_topo.h"
 #include "osu/osu_text.h"
 
 #include "core/error.h"
 #include "core/registry.h"
-#include "core/smpi_build.h"
 
 /* The topology, then buffers and counts for a block per neighbour. */
 static int nhbr_setup(osu_ctx *c, char *err, size_t n)
 {
-    if (EB_SMPI_BUILD) /* SMPI links them, and aborts in them */
-        return eb_err(err, n, "%s: not in a simulation: SimGrid's SMPI implements neither "
-                      "MPI_Dist_graph_create_adjacent nor the neighbourhood collectives (its "
-                      "calls abort: \"Not yet implemented\")", c->prog->name);
     if (c->o->ddt)
         return eb_err(err, n, "%s: derived datatypes (-D) are not built for the neighbourhood "
                       "collectives yet: run without -D", c->prog->name);
@@ -28,6 +26,13 @@ static int nhbr_setup(osu_ctx *c, char *err, size_t n)
     if (osu_nhbr_topo_create(c, st, why, sizeof why))
         return eb_err(err, n, "%s: %s", c->prog->name, why);
     return coll_alloc(c, st->indegree > st->outdegree ? st->indegree : st->outdegree, err, n);
+}
+
+/* SMPI builds: the note that the calls are point-to-point (core/coll_emulated.h) */
+static void nhbr_announce(const osu_prog *p)
+{
+    if (eb_nhbr_emulated())
+        eb_nhbr_announce(((const coll_prog *)p)->kind, p->row == OSU_ROW_NBC);
 }
 
 static void nhbr_preamble(const osu_ctx *c, FILE *f)
@@ -49,7 +54,7 @@ static void nhbr_measure(osu_ctx *c, osu_row *row)
 #define NHBR_COMMON                                                                        \
     .bench = OSU_COLLECTIVE, .loops = {1000, 100, 100, 10}, .default_min_size = 1,         \
     .min_procs = 2, .datatype_lines = 1, .mem_limit = 2, .setup = nhbr_setup,              \
-    .teardown = coll_teardown, .preamble = nhbr_preamble
+    .teardown = coll_teardown, .preamble = nhbr_preamble, .announce = nhbr_announce
 #define NHBR_BLOCKING                                                                      \
     NHBR_COMMON, .row = OSU_ROW_LATENCY, .optstring = OSU_OPTS_COLL_NHBR,                  \
     .measure = nhbr_measure, .check = coll_blocking_check

@@ -6,7 +6,9 @@
  *   graph:FILE    OSU's adjacency list: "source, destination" lines of ranks,
  *                 '#' lines comments (c/util/nhbrhd_graph.adj).
  * Either becomes a distributed graph communicator
- * (MPI_Dist_graph_create_adjacent, no reordering), timed as OSU times it. */
+ * (MPI_Dist_graph_create_adjacent, no reordering), timed as OSU times it; in
+ * SMPI builds, which abort in it, the lists alone (core/coll_emulated.h's
+ * eb_nhbr_p2p on c->comm), and the time printed is that of building them. */
 #ifndef EB_OSU_NHBR_TOPO_H
 #define EB_OSU_NHBR_TOPO_H
 
@@ -15,9 +17,9 @@
 #include <stdio.h>
 
 /* Every rank of c->comm: the topology of c->o's -N into a (comm, degrees,
- * sources, destinations, dims, create_us).  0, or -1 with a user error in
- * err (a radius too large for the grid, an unreadable or malformed file, a
- * rank beyond the process count). */
+ * sources, destinations, dims, create_us; SMPI builds: p2p, comm unchanged).
+ * 0, or -1 with a user error in err (a radius too large for the grid, an
+ * unreadable or malformed file, a rank beyond the process count). */
 int osu_nhbr_topo_create(osu_ctx *c, coll_state *a, char *err, size_t errlen);
 
 /* OSU's lines before the title: "Dimensions size = 2 2 " (cart) and

@@ -139,12 +139,15 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
         eb_warn("%s: buffer types '%s' without -d: host buffers, as OSU 7.4 built without "
                 "accelerators runs them (the run record says buffers: \"H H\")", p->name,
                 st->o.buffers_asked);
-    unsigned need = p->needs | (st->o.session ? EB_MPI_SESSIONS : 0);
+    /* what core emulates (persistent collectives in SMPI builds) is not missing */
+    unsigned need = (p->needs & ~eb_mpi_emulated()) | (st->o.session ? EB_MPI_SESSIONS : 0);
     char what[96];
     snprintf(what, sizeof what, "%s%s", p->name,
              eb_mpi_missing(need) == EB_MPI_SESSIONS ? " -I" : "");
     if (eb_mpi_refusal(need, what, msg, sizeof msg))
         eb_exit_all(EB_EXIT_USAGE, msg);
+    if (p->announce)
+        p->announce(p);
     apply_mem_limit(p, &st->o, run->procs, run->rank);
     refuse_large_counts(p, &st->o, run->procs);
     run->json_path = st->o.json_path;
@@ -447,7 +450,7 @@ static void osu_list_json(const eb_component *self, eb_json *benchmarks)
             if (p->needs & f)
                 eb_json_str(benchmarks, NULL, eb_mpi_feature_call((eb_mpi_feature)f));
         eb_json_close(benchmarks);
-        unsigned missing = eb_mpi_missing(p->needs);
+        unsigned missing = eb_mpi_missing(p->needs & ~eb_mpi_emulated());
         eb_json_bool(benchmarks, "runs_here", !missing);
         if (missing)
             eb_json_str(benchmarks, "refused_because",
