@@ -27,13 +27,14 @@ class Trace:
     name: str
     x: list
     y: list
-    mode: str = "lines+markers"
+    mode: str = "lines+markers"  # or "bar": a bar of height y from base (a stacked segment)
     symbol: str = "circle"
     dash: str = "solid"  # solid, dash, dot, dashdot: one per run where runs are overlaid
     color: str | None = None  # "#rrggbb"; None: the plotting library's next colour
     role: str = "data"  # data, band_low, band_high (filled down to band_low), median
     group: str | None = None  # legend group (default: the name)
     text: list | None = None  # hover text per point
+    base: list | None = None  # bars: where each bar starts (None: at 0)
 
 
 @dataclass
@@ -106,6 +107,22 @@ def _plotly_trace(trace: Trace, first_panel: bool, color: str | None) -> dict:
     return kw
 
 
+def _plotly_bar(trace: Trace, first_panel: bool, color: str | None) -> dict:
+    """A bar trace: one bar per x from its base, the panels' bars overlaid (each segment of a
+    stack has its own base), hover text per segment."""
+    kw = {"x": trace.x, "y": trace.y, "name": html.escape(trace.name, quote=False),
+          "legendgroup": trace.group or trace.name, "showlegend": first_panel,
+          "marker": {"color": color} if color else {}}
+    if trace.base is not None:
+        kw["base"] = trace.base
+    if trace.text is not None:
+        kw["text"] = trace.text
+        kw["textposition"] = "none"
+    kw["hovertemplate"] = ("%{text}<br>" if trace.text is not None else "") + \
+        "%{x}: %{y:.4g}<extra>" + html.escape(trace.name) + "</extra>"
+    return kw
+
+
 def _xtype(panel: Panel, log: bool) -> str:
     if panel.xdate:
         return "date"
@@ -120,6 +137,10 @@ def plotly_spec(fig: Figure) -> dict:
     colors = trace_colors(fig)
     for col, panel in enumerate(fig.panels, start=1):
         for trace in panel.traces:
+            if trace.mode == "bar":
+                pfig.add_bar(**_plotly_bar(trace, col == 1, _color(trace, colors)),
+                             row=1, col=col)
+                continue
             pfig.add_scatter(**_plotly_trace(trace, col == 1, _color(trace, colors)),
                              row=1, col=col)
         pfig.update_xaxes(title_text=panel.xtitle, type=_xtype(panel, True), automargin=True,
@@ -145,6 +166,8 @@ def plotly_spec(fig: Figure) -> dict:
                       "buttons": [{"label": "log axes", "method": "relayout", "args": [log]},
                                   {"label": "linear axes", "method": "relayout",
                                    "args": [lin]}]}])
+    if any(t.mode == "bar" for p in fig.panels for t in p.traces):
+        pfig.update_layout(barmode="overlay")  # each segment of a stack has its own base
     return json.loads(pfig.to_json())
 
 
@@ -157,9 +180,23 @@ def _when(text: str) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=timezone.utc)
 
 
+def _mpl_bars(ax, trace: Trace, color: dict) -> None:
+    base = trace.base or [0] * len(trace.x)
+    pts = [(x, y, b) for x, y, b in zip(trace.x, trace.y, base)
+           if x is not None and y is not None and b is not None]
+    if pts:
+        xs, ys, bs = zip(*pts)
+        ax.bar(xs, ys, bottom=bs, width=0.6, label=trace.name, edgecolor="white",
+               linewidth=0.5, **color)
+
+
 def _mpl_panel(ax, panel: Panel, colors: dict[str, str]) -> None:
     low = None
     for trace in panel.traces:
+        if trace.mode == "bar":
+            _mpl_bars(ax, trace, {"color": _color(trace, colors)} if _color(trace, colors)
+                      else {})
+            continue
         pts = [(x, y) for x, y in zip(trace.x, trace.y) if x is not None and y is not None
                and (not panel.xlog or panel.xdate or x > 0) and (not panel.ylog or y > 0)]
         if not pts:

@@ -19,8 +19,11 @@
 #define EX_METHODOLOGY "explain"
 #define EX_MAX_SIZES 16
 #define EX_MAX_METHODS 8
-#define EX_NFACTORS 10
+#define EX_NFACTORS 11
 #define EX_BW_WINDOW 64 /* osu_bw's window of messages in flight */
+#define EX_BEFF_LOOPS 3 /* b_eff's repetitions of a measurement, the fastest counts */
+#define EX_BEFF_NMETHODS 3 /* b_eff's MPI methods: Sendrecv, nonblocking, Alltoallv */
+#define EX_BEFF_MIN_LMAX 8192 /* b_eff's smallest L_max (1 MiB per process / 128) */
 /* rows of one size: the methods and at most EX_NFACTORS chain rows each */
 #define EX_MAX_ROWS (EX_MAX_METHODS * (EX_NFACTORS + 1))
 
@@ -33,7 +36,7 @@ typedef enum { EX_OP_PINGPONG, EX_OP_BCAST, EX_OP_ALLREDUCE, EX_OP_BARRIER, EX_O
 
 /* the factors, in the order a chain changes them */
 typedef enum { EX_F_SYNC, EX_F_FORM, EX_F_STAT, EX_F_ORDER, EX_F_REGION, EX_F_WARMUP,
-               EX_F_BUFFERS, EX_F_ROOT, EX_F_UNIT, EX_F_INFLIGHT } ex_factor;
+               EX_F_BUFFERS, EX_F_ROOT, EX_F_UNIT, EX_F_INFLIGHT, EX_F_CALLS } ex_factor;
 
 typedef enum { EX_SYNC_NONE, EX_SYNC_BARRIER, EX_SYNC_DOUBLE, EX_SYNC_WINDOW } ex_sync;
 /* how the processes' times of a region form one time */
@@ -43,13 +46,19 @@ typedef enum { EX_STAT_MEAN, EX_STAT_MEDIAN, EX_STAT_MIN } ex_stat;
 /* region first: form over processes per region, then the statistic over
  * regions; process first: each process's statistic, then the form */
 typedef enum { EX_ORDER_REGION, EX_ORDER_PROCESS } ex_order;
-typedef enum { EX_REGION_EACH, EX_REGION_LOOP } ex_region;
-typedef enum { EX_WARM_NONE, EX_WARM_IMB4, EX_WARM_IMB2021, EX_WARM_OSU, EX_WARM_OSU_BW } ex_warm;
+/* loops-3: b_eff's three repetitions, each a loop of reps / 3 calls timed as a whole */
+typedef enum { EX_REGION_EACH, EX_REGION_LOOP, EX_REGION_LOOPS3 } ex_region;
+/* b_eff: one untimed call before every timed loop, none at its three largest lengths */
+typedef enum { EX_WARM_NONE, EX_WARM_IMB4, EX_WARM_IMB2021, EX_WARM_OSU, EX_WARM_OSU_BW,
+               EX_WARM_BEFF } ex_warm;
+/* buffers: reused, IMB's -off_cache slots, b_eff's running offset over 6 * L_max */
+typedef enum { EX_BUF_REUSED, EX_BUF_COLD, EX_BUF_BEFF } ex_buffers;
 
 typedef struct {
-    int v[EX_NFACTORS]; /* indexed by ex_factor: the enums above; buffers 1 = cache-cold,
-                           root 1 = rotating, unit 1 = per message (half a round trip,
-                           or a window's share), in-flight 1 = osu_bw's window (bw only) */
+    int v[EX_NFACTORS]; /* indexed by ex_factor: the enums above; root 1 = rotating,
+                           unit 1 = per message (half a round trip, or a window's share),
+                           in-flight 1 = osu_bw's window (bw only), calls 1 = b_eff's
+                           three MPI methods, one loop each (PingPing, Sendrecv, Exchange) */
 } ex_config;
 
 typedef struct {
@@ -69,6 +78,7 @@ typedef struct {
     double window_s;
     const char *json;
     int help;
+    int procs;      /* the processes of the run (the methods that apply depend on them) */
 } ex_options;
 
 /* The rows of one size: the methods first (row m is method m), then each
@@ -81,7 +91,7 @@ typedef struct {
     int nchain[EX_MAX_METHODS];
     int chain[EX_MAX_METHODS][EX_NFACTORS];
     ex_factor which[EX_MAX_METHODS][EX_NFACTORS];
-    long size, reps, regions[EX_MAX_ROWS], invalid[EX_MAX_ROWS];
+    long size, reps, lmax, regions[EX_MAX_ROWS], invalid[EX_MAX_ROWS];
     int rounds, procs;
     double window_s;
     double *vals; /* nrows * rounds, seconds; NaN: no valid region */
@@ -93,21 +103,27 @@ void ex_usage(FILE *f);
 const char *ex_op_name(ex_op op);
 long ex_reps(const ex_options *o, long size);
 
-/* ex_methods.c */
-int ex_methods(ex_op op, const ex_method **out); /* the operation's methods, reference first */
-int ex_method_find(ex_op op, const char *name);
+/* ex_methods.c: the operation's methods on `procs` processes, reference first (b_eff's
+ * only where its traffic is the operation's) */
+int ex_methods(ex_op op, int procs, const ex_method **out);
+int ex_method_find(ex_op op, int procs, const char *name);
 const char *ex_factor_name(ex_factor f);
 const char *ex_value_name(ex_factor f, int v);
 /* the chain from `ref` to `m`: up to EX_NFACTORS configs, each changing one
  * more factor; which[k] the factor changed by row k; returns the count */
 int ex_chain(const ex_config *ref, const ex_config *m, ex_config *rows, ex_factor *which);
-long ex_warmup_calls(int warm, long size, long reps);
+/* untimed calls before the row (b_eff's: before each loop); lmax: b_eff's L_max */
+long ex_warmup_calls(int warm, long size, long reps, long lmax);
+/* b_eff's L_max for explain's sizes: the largest, at least EX_BEFF_MIN_LMAX */
+long ex_beff_lmax(const long *sizes, int n);
+/* the timed regions of a row per round and the calls in each */
+void ex_regions_of(const ex_config *c, long reps, long *nreg, long *calls);
 
 /* ex_kernel.c: one row of one round, collective over MPI_COMM_WORLD.  Rank 0
  * gets the row's value (seconds; NaN when no region was valid) and the count
  * of invalid regions (missed windows). */
 typedef struct ex_kernel ex_kernel;
-ex_kernel *ex_kernel_new(ex_op op, long size, long reps, double window_s);
+ex_kernel *ex_kernel_new(ex_op op, long size, long reps, long lmax, double window_s);
 void ex_kernel_free(ex_kernel *k);
 void ex_kernel_clock(ex_kernel *k, int exchanges);
 void ex_kernel_window(ex_kernel *k, double window_s);

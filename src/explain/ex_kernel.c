@@ -1,10 +1,12 @@
 /* The one measurement kernel of `effbench explain`: a row of one round is
- * the warm-up, then `reps` calls in timed regions (one call each, or the
- * whole loop), each region after the row's process synchronisation (none, a
- * barrier, two barriers, or a window on the global clock of core/clock.h),
- * on reused or cache-cold buffers (IMB's -off_cache slots) with a fixed or
- * rotating root.  Every process's region times go to rank 0, which forms
- * the row's value (ex_form_value, pure, below).  A window that a process
+ * the warm-up, then `reps` calls in timed regions (one call each, the whole
+ * loop, or b_eff's three loops), each region after the row's process
+ * synchronisation (none, a barrier, two barriers, or a window on the global
+ * clock of core/clock.h), on reused or cache-cold buffers (IMB's -off_cache
+ * slots) or b_eff's running offset, with a fixed or rotating root, by the
+ * operation's own MPI calls or b_eff's three methods (one per loop).
+ * Every process's region times go to rank 0, which forms the row's value
+ * (ex_form_value, pure, below).  A window that a process
  * reached after its start, or whose call ended after its end, marks its
  * region invalid, as ReproMPI does: it is counted, never timed. */
 #include "core/buffers.h"
@@ -25,15 +27,24 @@ struct ex_kernel {
     eb_buf sbuf, rbuf, scold, rcold;
     eb_clock_model clock;
     long call; /* calls made in the row: the rotating root's index */
+    /* b_eff: L_max, its buffers of 6 * L_max and their running offsets, the bytes of an
+     * iteration's messages each way, the ring's neighbours, Alltoallv's counts, the method */
+    long lmax;
+    eb_buf sbeff, rbeff;
+    size_t soff, roff, need;
+    int left, right, bm;
+    int *a2a; /* send counts, send displacements, receive counts, receive displacements */
 };
+
+static size_t round8(long n) { return ((size_t)n + 7) / 8 * 8; }
 
 static void extents(ex_op op, long size, int p, size_t *s, size_t *r)
 {
     *s = *r = (size_t)size;
     if (op == EX_OP_ALLGATHER)
         *r = (size_t)size * (size_t)p;
-    if (op == EX_OP_EXCHANGE) /* from both neighbours */
-        *r = 2 * (size_t)size;
+    if (op == EX_OP_EXCHANGE) /* to and from both neighbours (b_eff: 8-byte aligned) */
+        *s = *r = 2 * round8(size);
     if (op == EX_OP_ALLTOALL)
         *s = *r = (size_t)size * (size_t)p;
     if (*s == 0)
@@ -42,10 +53,44 @@ static void extents(ex_op op, long size, int p, size_t *s, size_t *r)
         *r = 1;
 }
 
-ex_kernel *ex_kernel_new(ex_op op, long size, long reps, double window_s)
+/* b_eff's buffers where its method applies: 6 * L_max each way, an iteration's messages
+ * (L rounded up to 8 bytes each) at a running offset; Alltoallv's counts to and from the
+ * ring's neighbours (one partner in a ring of 2) */
+static void beff_setup(ex_kernel *k)
+{
+    if (ex_method_find(k->op, k->nproc, "b_eff") < 0)
+        return;
+    eb_cache off = {0, EB_DEFAULT_CACHE_LINE};
+    size_t cap = 6 * (size_t)k->lmax;
+    eb_buf_setup(&k->sbeff, cap, 1, &off);
+    eb_buf_setup(&k->rbeff, cap, 1, &off);
+    memset(k->sbeff.base, 1, k->sbeff.alloc);
+    memset(k->rbeff.base, 0, k->rbeff.alloc);
+    size_t np = (size_t)k->nproc, l8 = round8(k->size);
+    k->a2a = eb_calloc(4 * np, sizeof *k->a2a);
+    int *sc = k->a2a, *sd = sc + np, *rc = sd + np, *rd = rc + np, n = (int)k->size;
+    sc[k->right] = rc[k->left] = n;
+    if (k->left != k->right) { /* the pong step: to the left, from the right */
+        sc[k->left] = rc[k->right] = n;
+        sd[k->left] = rd[k->right] = (int)l8;
+    }
+    k->need = (k->left != k->right ? 2 : 1) * l8;
+}
+
+static size_t next_region(size_t *off, size_t need, size_t cap)
+{
+    if (*off + need > cap)
+        *off = 0;
+    size_t base = *off;
+    *off += need;
+    return base;
+}
+
+ex_kernel *ex_kernel_new(ex_op op, long size, long reps, long lmax, double window_s)
 {
     ex_kernel *k = eb_calloc(1, sizeof *k);
     k->op = op;
+    k->lmax = lmax;
     k->size = size;
     k->reps = reps;
     k->window_s = window_s;
@@ -64,8 +109,15 @@ ex_kernel *ex_kernel_new(ex_op op, long size, long reps, double window_s)
     eb_buf_setup(&k->rbuf, r, 1, &off);
     eb_buf_setup(&k->scold, s, reps, &cold);
     eb_buf_setup(&k->rcold, r, reps, &cold);
+    /* every page touched before the rounds: no row pays for the first touch (b_eff, too,
+     * clears its receive buffers before measuring) */
     memset(k->sbuf.base, 1, k->sbuf.alloc);
     memset(k->scold.base, 1, k->scold.alloc);
+    memset(k->rbuf.base, 0, k->rbuf.alloc);
+    memset(k->rcold.base, 0, k->rcold.alloc);
+    k->right = (k->rank + 1) % k->nproc;
+    k->left = (k->rank + k->nproc - 1) % k->nproc;
+    beff_setup(k);
     return k;
 }
 
@@ -76,6 +128,11 @@ void ex_kernel_free(ex_kernel *k)
         eb_buf_free(&k->rbuf);
         eb_buf_free(&k->scold);
         eb_buf_free(&k->rcold);
+        if (k->a2a) {
+            eb_buf_free(&k->sbeff);
+            eb_buf_free(&k->rbeff);
+            free(k->a2a);
+        }
         MPI_Comm_free(&k->comm);
     }
     free(k);
@@ -145,12 +202,44 @@ static void p2p_ring(ex_kernel *k, char *s, char *r, int n)
     }
 }
 
+/* b_eff's iteration of a ring (a ring of 2 without the pong step) by its method k->bm:
+ * Sendrecv per step; nonblocking: MPI_Irecv for every receive, MPI_Isend for every send,
+ * one MPI_Waitall; one MPI_Alltoallv.  Message j of an iteration at j * L rounded up to 8. */
+static void beff_ring(ex_kernel *k, char *s, char *r, int n)
+{
+    int two = k->left != k->right, l8 = (int)round8(n);
+    MPI_Request req[4];
+    if (k->bm == 0) {
+        MPI_Sendrecv(s, n, MPI_BYTE, k->right, 7, r, n, MPI_BYTE, k->left, 7, k->comm,
+                     MPI_STATUS_IGNORE);
+        if (two)
+            MPI_Sendrecv(s + l8, n, MPI_BYTE, k->left, 7, r + l8, n, MPI_BYTE, k->right, 7,
+                         k->comm, MPI_STATUS_IGNORE);
+    } else if (k->bm == 1) {
+        MPI_Irecv(r, n, MPI_BYTE, k->left, 8, k->comm, &req[0]);
+        if (two)
+            MPI_Irecv(r + l8, n, MPI_BYTE, k->right, 8, k->comm, &req[1]);
+        MPI_Isend(s, n, MPI_BYTE, k->right, 8, k->comm, &req[1 + two]);
+        if (two)
+            MPI_Isend(s + l8, n, MPI_BYTE, k->left, 8, k->comm, &req[3]);
+        MPI_Waitall(2 + 2 * two, req, MPI_STATUSES_IGNORE);
+    } else {
+        size_t np = (size_t)k->nproc;
+        MPI_Alltoallv(s, k->a2a, k->a2a + np, MPI_BYTE, r, k->a2a + 2 * np, k->a2a + 3 * np,
+                      MPI_BYTE, k->comm);
+    }
+}
+
 /* one call of the operation on slot i's buffers */
 static void call_op(ex_kernel *k, const ex_config *c, long i)
 {
-    int cold = c->v[EX_F_BUFFERS];
-    char *s = cold ? eb_buf_slot(&k->scold, i) : k->sbuf.base;
-    char *r = cold ? eb_buf_slot(&k->rcold, i) : k->rbuf.base;
+    int bufs = c->v[EX_F_BUFFERS];
+    char *s = bufs == EX_BUF_COLD ? eb_buf_slot(&k->scold, i) : k->sbuf.base;
+    char *r = bufs == EX_BUF_COLD ? eb_buf_slot(&k->rcold, i) : k->rbuf.base;
+    if (bufs == EX_BUF_BEFF) {
+        s = k->sbeff.base + next_region(&k->soff, k->need, k->sbeff.len);
+        r = k->rbeff.base + next_region(&k->roff, k->need, k->rbeff.len);
+    }
     int n = (int)k->size, nf = (int)(k->size / (long)sizeof(float));
     int root = c->v[EX_F_ROOT] ? (int)(k->call % k->nproc) : 0;
     k->call++;
@@ -176,7 +265,10 @@ static void call_op(ex_kernel *k, const ex_config *c, long i)
     case EX_OP_PINGPING:
     case EX_OP_SENDRECV:
     case EX_OP_EXCHANGE:
-        p2p_ring(k, s, r, n);
+        if (c->v[EX_F_CALLS])
+            beff_ring(k, s, r, n);
+        else
+            p2p_ring(k, s, r, n);
         break;
     case EX_OP_BARRIER:
         MPI_Barrier(k->comm);
@@ -216,7 +308,15 @@ static void regions(ex_kernel *k, const ex_config *c, long nreg, long calls, dou
         MPI_Barrier(k->comm); /* once before the loop (IMB, OSU); none: only to begin together */
         sync = EX_SYNC_NONE;
     }
+    long warm = c->v[EX_F_WARMUP] == EX_WARM_BEFF
+                    ? ex_warmup_calls(EX_WARM_BEFF, k->size, k->reps, k->lmax) : 0;
     for (long r = 0; r < nreg; r++) {
+        /* b_eff: its methods in turn within a repetition, a warm-up call before each loop */
+        k->bm = c->v[EX_F_CALLS] ? (int)(r % EX_BEFF_NMETHODS) : 0;
+        long called = k->call;
+        for (long w = 0; w < warm; w++)
+            call_op(k, c, 0);
+        k->call = called;
         flags[r] = sync_before(k, sync, wstart) ? 1 : 0;
         t0[r] = MPI_Wtime();
         for (long i = 0; i < calls; i++)
@@ -237,10 +337,11 @@ void ex_kernel_row(ex_kernel *k, const ex_config *c, double *value, long *invali
     *invalid = 0;
     if (k->comm == MPI_COMM_NULL)
         return;
-    int loop = c->v[EX_F_REGION] == EX_REGION_LOOP;
-    long nreg = loop ? 1 : k->reps, calls = loop ? k->reps : 1;
+    long nreg, calls;
+    ex_regions_of(c, k->reps, &nreg, &calls);
     k->call = 0;
-    long warm = ex_warmup_calls(c->v[EX_F_WARMUP], k->size, k->reps);
+    long warm = c->v[EX_F_WARMUP] == EX_WARM_BEFF
+                    ? 0 : ex_warmup_calls(c->v[EX_F_WARMUP], k->size, k->reps, k->lmax);
     for (long i = 0; i < warm; i++)
         call_op(k, c, i);
     k->call = 0;

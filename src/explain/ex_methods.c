@@ -4,12 +4,29 @@
  * the reference towards a method. */
 #include "explain/ex.h"
 
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
 /* factor order: sync, form, statistic, order, region, warm-up, buffers, root, unit; in-flight
- * is one message except in osu_bw's method (bw_methods) */
-#define CFG(s, f, st, o, r, w, b, rt, u) {{s, f, st, o, r, w, b, rt, u, 0}}
+ * is one message except in osu_bw's method (bw_methods), calls the operation's own except in
+ * b_eff's method on a ring (beff_ring) */
+#define CFG(s, f, st, o, r, w, b, rt, u) {{s, f, st, o, r, w, b, rt, u, 0, 0}}
+
+/* b_eff 3.6 (docs/beff.md): a barrier, then a loop timed as a whole (one untimed call
+ * before it, except at the three largest lengths); the maximum over processes of the loop
+ * time; three repetitions, the fastest counts; messages from a running offset in 6 * L_max.
+ * Its "one PingPong Pair" (Sendrecv only, a bare Send and Recv per step): the half round
+ * trip.  Its rings (a ring of 2 is PingPing's and Sendrecv's traffic, a ring of P >= 3 with
+ * its ping and pong steps Exchange's): per iteration, each of its three MPI methods in its own
+ * loops, the best counts. */
+#define BEFF_CFG(unit) \
+    CFG(EX_SYNC_BARRIER, EX_FORM_MAX, EX_STAT_MIN, EX_ORDER_REGION, EX_REGION_LOOPS3, \
+        EX_WARM_BEFF, EX_BUF_BEFF, 0, unit)
+static const ex_method beff_ring_m = {"b_eff", "b_eff 3.6 ring, best of 3 methods",
+                                      {{EX_SYNC_BARRIER, EX_FORM_MAX, EX_STAT_MIN,
+                                        EX_ORDER_REGION, EX_REGION_LOOPS3, EX_WARM_BEFF,
+                                        EX_BUF_BEFF, 0, 0, 0, 1}}};
 
 /* the collectives; root rotation is IMB 4.0's (i % P) and only matters for
  * rooted operations, where ex_methods keeps it (elsewhere it is cleared) */
@@ -60,6 +77,7 @@ static const ex_method pp_methods[] = {
     {"skampi", "SKaMPI",
      CFG(EX_SYNC_NONE, EX_FORM_RANK0, EX_STAT_MEAN, EX_ORDER_REGION, EX_REGION_EACH,
          EX_WARM_NONE, 0, 0, 0)},
+    {"b_eff", "b_eff 3.6 ping-pong pair", BEFF_CFG(1)},
 };
 
 /* bw: PingPong's methods, OSU's by osu_bw: a window of 64 messages in flight, then an ack;
@@ -70,9 +88,19 @@ static ex_method bw_methods[sizeof pp_methods / sizeof pp_methods[0]];
 #define NCOLL (int)(sizeof coll_methods / sizeof coll_methods[0])
 #define NPP (int)(sizeof pp_methods / sizeof pp_methods[0])
 
-static ex_method rooted[NCOLL], unrooted[NCOLL], p2p[NCOLL];
+static ex_method rooted[NCOLL], unrooted[NCOLL], p2p[NCOLL + 1];
 
-int ex_methods(ex_op op, const ex_method **out)
+/* b_eff's ring traffic is the operation's: a ring of 2 (the pong step dropped) is
+ * PingPing's (a pair) and Sendrecv's on 2 processes; a ring of P >= 3 (to and from both
+ * neighbours) is Exchange's.  Sendrecv on 3 or more has no pong step, Exchange on 2 sends
+ * twice to the one partner: b_eff's traffic differs, no b_eff method. */
+static int beff_ring(ex_op op, int procs)
+{
+    return op == EX_OP_PINGPING || (op == EX_OP_SENDRECV && procs == 2) ||
+           (op == EX_OP_EXCHANGE && procs >= 3);
+}
+
+int ex_methods(ex_op op, int procs, const ex_method **out)
 {
     if (op == EX_OP_PINGPONG) {
         *out = pp_methods;
@@ -98,6 +126,8 @@ int ex_methods(ex_op op, const ex_method **out)
                 p2p[n] = coll_methods[i];
                 p2p[n++].c.v[EX_F_ROOT] = 0;
             }
+        if (beff_ring(op, procs))
+            p2p[n++] = beff_ring_m;
         *out = p2p;
         return n;
     }
@@ -112,10 +142,10 @@ int ex_methods(ex_op op, const ex_method **out)
     return NCOLL;
 }
 
-int ex_method_find(ex_op op, const char *name)
+int ex_method_find(ex_op op, int procs, const char *name)
 {
     const ex_method *m;
-    int n = ex_methods(op, &m);
+    int n = ex_methods(op, procs, &m);
     for (int i = 0; i < n; i++)
         if (!strcasecmp(m[i].name, name))
             return i;
@@ -124,7 +154,7 @@ int ex_method_find(ex_op op, const char *name)
 
 static const char *const factor_names[EX_NFACTORS] = {
     "sync", "form", "statistic", "order", "region", "warm-up", "buffers", "root", "unit",
-    "in-flight"};
+    "in-flight", "calls"};
 
 const char *ex_factor_name(ex_factor f) { return factor_names[f]; }
 
@@ -134,14 +164,16 @@ const char *ex_value_name(ex_factor f, int v)
     static const char *const form[] = {"mean", "max", "rank0", "global", "from-start"};
     static const char *const stat[] = {"mean", "median", "min"};
     static const char *const order[] = {"region-first", "process-first"};
-    static const char *const region[] = {"each", "loop"};
-    static const char *const warm[] = {"none", "imb-4.0", "imb-2021", "osu-7.4", "osu-7.4-bw"};
-    static const char *const buf[] = {"reused", "cache-cold"};
+    static const char *const region[] = {"each", "loop", "loops-3"};
+    static const char *const warm[] = {"none",       "imb-4.0", "imb-2021",
+                                       "osu-7.4",    "osu-7.4-bw", "b_eff"};
+    static const char *const buf[] = {"reused", "cache-cold", "b_eff-6lmax"};
     static const char *const root[] = {"fixed", "rotating"};
     static const char *const unit[] = {"per-call", "per-message"};
     static const char *const inflight[] = {"one", "window-64"};
-    static const char *const *const all[EX_NFACTORS] = {sync, form, stat,  order, region,
-                                                         warm, buf,  root,  unit,  inflight};
+    static const char *const calls[] = {"own", "b_eff-3"};
+    static const char *const *const all[EX_NFACTORS] = {
+        sync, form, stat, order, region, warm, buf, root, unit, inflight, calls};
     return all[f][v];
 }
 
@@ -159,9 +191,48 @@ int ex_chain(const ex_config *ref, const ex_config *m, ex_config *rows, ex_facto
     return n;
 }
 
+long ex_beff_lmax(const long *sizes, int n)
+{
+    long m = EX_BEFF_MIN_LMAX;
+    for (int i = 0; i < n; i++)
+        if (sizes[i] > m)
+            m = sizes[i];
+    return m;
+}
+
+/* b_eff's 19th of 21 lengths for L_max: floor(x + 0.5) of x = 4096 * a^6, a = (L_max /
+ * 4096)^(1/8), x accumulated as b_eff does; from it on, its three largest lengths */
+static long beff_third_largest(long lmax)
+{
+    double a = pow((double)lmax / 4096.0, 1.0 / 8.0), x = 4096.0;
+    for (int k = 1; k <= 6; k++)
+        x *= a;
+    return (long)floor(x + 0.5);
+}
+
+void ex_regions_of(const ex_config *c, long reps, long *nreg, long *calls)
+{
+    switch (c->v[EX_F_REGION]) {
+    case EX_REGION_LOOP:
+        *nreg = 1;
+        *calls = reps;
+        break;
+    case EX_REGION_LOOPS3:
+        *nreg = EX_BEFF_LOOPS;
+        *calls = reps / EX_BEFF_LOOPS > 0 ? reps / EX_BEFF_LOOPS : 1;
+        break;
+    default:
+        *nreg = reps;
+        *calls = 1;
+    }
+    if (c->v[EX_F_CALLS]) /* each loop once per b_eff method */
+        *nreg *= EX_BEFF_NMETHODS;
+}
+
 /* IMB 4.0: the guide's N_WARMUP = 2 calls; IMB 2021 (-warm_up on): n/10,
- * one for n of 2..9; OSU 7.4: 100 calls, 10 above 8192 bytes */
-long ex_warmup_calls(int warm, long size, long reps)
+ * one for n of 2..9; OSU 7.4: 100 calls, 10 above 8192 bytes; b_eff: one call before each
+ * loop (the kernel makes it), none from the third largest of its lengths on */
+long ex_warmup_calls(int warm, long size, long reps, long lmax)
 {
     switch (warm) {
     case EX_WARM_IMB4:
@@ -172,6 +243,8 @@ long ex_warmup_calls(int warm, long size, long reps)
         return size > 8192 ? 10 : 100;
     case EX_WARM_OSU_BW:
         return size > 8192 ? 2 : 10;
+    case EX_WARM_BEFF:
+        return size >= beff_third_largest(lmax) ? 0 : 1;
     default:
         return 0;
     }

@@ -32,7 +32,9 @@ void ex_usage(FILE *f)
             "barrier-synchronised median if larger)\n"
             "  --json FILE   JSON Lines records\n"
             "methods: reprompi-window reprompi-barrier imb-4.0 imb-4.0-off_cache imb-2021 "
-            "osu-7.4 skampi\n");
+            "osu-7.4 skampi b_eff\n"
+            "         (osu-7.4: not on PingPing, Sendrecv, Exchange; b_eff: PingPong, bw,\n"
+            "         PingPing, Sendrecv on 2 processes, Exchange on 3 or more)\n");
 }
 
 long ex_reps(const ex_options *o, long size)
@@ -141,10 +143,12 @@ int ex_parse(ex_options *o, int argc, char **argv, int procs, char *err, size_t 
         o->nsizes = 1;
         o->sizes[0] = o->op == EX_OP_BARRIER ? 0 : 1024;
     }
-    o->reference = ex_method_find(o->op, ref ? ref : "reprompi-window");
-    if (o->reference < 0)
-        return eb_err(err, errlen, "--reference %s: no such method (see -h)", ref);
+    o->procs = procs;
+    o->reference = ex_method_find(o->op, procs, ref ? ref : "reprompi-window");
     if (procs < 2)
         return eb_err(err, errlen, "%s needs at least 2 processes", op_names[o->op]);
+    if (o->reference < 0)
+        return eb_err(err, errlen, "--reference %s: not a method of %s on %d processes (see -h)",
+                      ref, op_names[o->op], procs);
     return 0;
 }

@@ -41,7 +41,7 @@ static void ex_record(void *state, eb_run *run)
 {
     const ex_options *o = &((ex_state *)state)->o;
     const ex_method *m;
-    ex_methods(o->op, &m);
+    ex_methods(o->op, o->procs, &m);
     eb_run_opt_str(run, "operation", ex_op_name(o->op), EB_DECIDES);
     eb_json *sizes = eb_run_opt_array(run, "sizes", EB_DECIDES);
     for (int k = 0; k < o->nsizes; k++)
@@ -73,7 +73,8 @@ static int chain_row(ex_table *t, const ex_config *c)
 static void build(ex_table *t, const ex_options *o, long size, int procs)
 {
     memset(t, 0, sizeof *t);
-    t->nmethods = ex_methods(o->op, &t->methods);
+    t->nmethods = ex_methods(o->op, procs, &t->methods);
+    t->lmax = ex_beff_lmax(o->sizes, o->nsizes);
     t->reference = o->reference;
     t->size = size;
     t->reps = ex_reps(o, size);
@@ -144,13 +145,16 @@ static void measure_size(const ex_options *o, long size, int rank, int procs)
     ex_table t;
     build(&t, o, size, procs);
     guard_size(o, &t, procs);
-    ex_kernel *k = ex_kernel_new(o->op, size, t.reps, 0);
+    ex_kernel *k = ex_kernel_new(o->op, size, t.reps, t.lmax, 0);
     ex_kernel_clock(k, EX_CLOCK_EXCHANGES);
     t.window_s = window_of(o, k);
     ex_kernel_window(k, t.window_s);
     int order[EX_MAX_ROWS];
-    for (int row = 0; row < t.nrows; row++)
-        t.regions[row] = (long)t.rounds * (t.cfg[row].v[EX_F_REGION] == EX_REGION_LOOP ? 1 : t.reps);
+    for (int row = 0; row < t.nrows; row++) {
+        long nreg, calls;
+        ex_regions_of(&t.cfg[row], t.reps, &nreg, &calls);
+        t.regions[row] = (long)t.rounds * nreg;
+    }
     for (int r = 0; r < t.rounds; r++) {
         ex_kernel_clock(k, EX_CLOCK_EXCHANGES);
         shuffle(order, t.nrows, o->seed, r, size);
