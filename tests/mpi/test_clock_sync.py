@@ -70,11 +70,9 @@ def assert_check_measured_truth(stderr, method, n):
             assert float(check) == float(check_err) == float(model) == 0
 
 
-# CI's matrix stage, every method: with a busy loop on one core and a second load beside it,
-# the recovered offsets missed the truth by more than the check round's figures allow (103 and
-# 1602 us against about 63 and 87 us: the check's ping-pongs wait for time slices too), so on
-# a loaded machine this truth test fails where the method is not at fault (issue 40's note)
-@pytest.mark.matrix
+# The check's bound holds at its moment on a loaded machine too (issue 40: compared at the
+# trace line instead, tens to hundreds of ms later, the model had drifted past it by its drift
+# error); the test command runs the first method (conftest's MPI_EVERY), CI's matrix stage all
 @pytest.mark.parametrize("method", ["hca3_2level", "hca3", "linear", "skampi"])
 def test_recovers_injected_offsets(tmp_path, method):
     out = tmp_path / "r.jsonl"
