@@ -27,10 +27,14 @@ typedef struct {
     /* what the last eb_clock_sync achieved, the same on every rank */
     double sync_s;      /* seconds the synchronisation took (max over ranks), without the check */
     double check_max;   /* measured after it: the largest |offset| of a rank's global clock
-                         * from the reference's, seconds */
-    double check_error; /* that measurement's uncertainty (half its round trip, max), seconds */
+                         * from the reference's, each at the moment of its rank's check
+                         * exchange, seconds */
+    double check_error; /* the largest bound of those measurements' error (half the round
+                         * trip of the exchange each came from), seconds */
     double drift_max;   /* the largest |drift| estimate over the ranks */
     double check_self;  /* this rank's measured offset (0 on the reference), seconds */
+    double check_self_error; /* its error bound (0 on the reference), seconds */
+    double check_at;    /* this rank's local time when it was measured */
 } eb_clock_model;
 
 double eb_clock_to_global(const eb_clock_model *m, double local);

@@ -5,11 +5,16 @@ here: rank r's clock minus rank 0's is exactly (o_r - o_0) + (d_r - d_0)(t - T0)
 t the machine's monotonic clock, T0 rank 0's at MPI_Init (the library prints it).
 EFFBENCH_TEST_CLOCK_TRACE makes every rank print its model after every
 synchronisation: its offset (global minus local, us) at its local time local_s,
-and what the check after the synchronisation measured (check_us, check_error_us).
+and what the check after the synchronisation measured: the rank's offset from the
+reference (check_us) at the moment of the exchange it kept (its local time
+check_local_s), that measurement's error bound (check_self_error_us) and the
+model's offset at that moment (model_at_check_us).
 
-- Each method recovers the injected offsets: |estimate - truth| is within the
-  rank's measured offset plus that measurement's uncertainty (the error the run
-  reports), plus 2 us for the time between the check and the trace line.
+- Each method recovers the injected offsets, and the check measures what the
+  method left, honestly: at the check's moment the model's true error
+  (model_at_check_us minus the truth) equals the measured offset within the
+  measurement's bound (half the round trip of the exchange it came from), and
+  the largest measured offset is below the smallest injected offset (3 ms).
 - IMB-MPI1 Bcast -sync window measures the same (t_min: its fastest valid repetition)
   under skewed clocks as under true ones (within the true runs' spread, at least 2 us), and with -clock_sync none (each
   local clock taken as the global one) it comes out wrong by at least half the
@@ -27,9 +32,10 @@ pytestmark = pytest.mark.skipif(not LIB.exists(), reason="no PMPI clock skewer")
 
 OFFSETS_MS = [0.0, 5.0, -3.0, 8.0]
 DRIFTS_PPM = [0.0, 20.0, -30.0, 10.0]
-TRACE = re.compile(r"effbench clock: method (\S+) world_rank (\d+) rank \d+ offset_us (\S+) "
-                   r"drift_ppm \S+ check_us (\S+) check_error_us (\S+) check_max_us \S+ "
-                   r"error_us \S+ local_s (\S+)")
+TRACE = re.compile(r"effbench clock: method (\S+) world_rank (\d+) rank \d+ offset_us \S+ "
+                   r"drift_ppm \S+ check_us (\S+) check_error_us \S+ check_max_us \S+ "
+                   r"error_us \S+ local_s \S+ check_local_s (\S+) check_self_error_us (\S+) "
+                   r"model_at_check_us (\S+)\n")
 
 
 def skew_env(offsets, drifts, **more):
@@ -45,11 +51,28 @@ def truth_us(rank, local_s, t0):
     return 1e6 * ((o[0] - o[rank]) + (d[0] - d[rank]) * since)
 
 
-# CI's matrix stage, every method: with a busy loop on one core and a second load beside it,
-# the recovered offsets missed the truth by more than the check round's figures allow (103 and
-# 1602 us against about 63 and 87 us: the check's ping-pongs wait for time slices too), so on
-# a loaded machine this truth test fails where the method is not at fault (issue 40's note)
-@pytest.mark.matrix
+def assert_check_measured_truth(stderr, method, n):
+    """The n trace lines of a run under the skewing library: the model's true error when the
+    check measured it equals what the check measured, within the bound it gives."""
+    t0 = float(re.search(r"effbench skew: t0 (\S+)", stderr).group(1))
+    lines = TRACE.findall(stderr)
+    assert len(lines) == n
+    for m, rank, check, at, check_err, model in lines:
+        rank = int(rank)
+        assert m == method
+        # 1 ns: the trace's rounding to 6 decimals and double arithmetic on times since boot
+        real = float(model) - truth_us(rank, float(at), t0)
+        assert abs(real - float(check)) <= float(check_err) + 1e-3, \
+            (rank, real, check, check_err)
+        # recovered: the model's error, so bounded, is below the smallest injected offset (3 ms)
+        assert abs(float(check)) + float(check_err) < 3000, (rank, check, check_err)
+        if rank == 0:  # the reference: its global clock is its own
+            assert float(check) == float(check_err) == float(model) == 0
+
+
+# The check's bound holds at its moment on a loaded machine too (issue 40: compared at the
+# trace line instead, tens to hundreds of ms later, the model had drifted past it by its drift
+# error); the test command runs the first method (conftest's MPI_EVERY), CI's matrix stage all
 @pytest.mark.parametrize("method", ["hca3_2level", "hca3", "linear", "skampi"])
 def test_recovers_injected_offsets(tmp_path, method):
     out = tmp_path / "r.jsonl"
@@ -58,15 +81,7 @@ def test_recovers_injected_offsets(tmp_path, method):
             extra_env=skew_env(OFFSETS_MS, DRIFTS_PPM, EFFBENCH_TEST_CLOCK_TRACE="1",
                                EFFBENCH_TEST_RANKS_PER_NODE="2"))
     assert r.returncode == 0, r
-    t0 = float(re.search(r"effbench skew: t0 (\S+)", r.stderr).group(1))
-    lines = TRACE.findall(r.stderr)
-    assert len(lines) == 4 * 2  # two rows (0 and 1 byte), one synchronisation each
-    for m, rank, offset, check, check_err, local in lines:
-        rank = int(rank)
-        assert m == method
-        want = truth_us(rank, float(local), t0)
-        assert abs(float(offset) - want) <= abs(float(check)) + float(check_err) + 2.0, \
-            (rank, offset, want, check, check_err)
+    assert_check_measured_truth(r.stderr, method, 4 * 2)  # two rows, a synchronisation each
     rows = [x for x in read_jsonl(out) if x["type"] == "result"]
     assert [x["clock_sync"] for x in rows] == [method, method]
     assert f"# clock synchronisation: {method} (-clock_sync); what it achieved: # clocks lines\n" \
@@ -84,8 +99,13 @@ def test_recovers_injected_offsets(tmp_path, method):
         # ping-pongs wait for time slices: residuals of 1.9 ms measured there)
         assert 0 <= x["clock_offset_max_us"] < 3000
         assert x["clock_drift_ppm"] >= 0
-        if method == "linear" or method == "skampi":
-            assert x["clock_drift_ppm"] == 0  # one estimate per row: no drift yet (skampi: never)
+    # skampi's model has no drift; linear's has none at its first estimate (the first row's),
+    # and a later one turns the offset's change into a drift when more than 0.5 s lie between
+    # (docs/clock-sync.md: under load the two rows' synchronisations can be that far apart)
+    if method == "skampi":
+        assert [x["clock_drift_ppm"] for x in rows] == [0, 0]
+    if method == "linear":
+        assert rows[0]["clock_drift_ppm"] == 0
 
 
 def bcast_us(tmp_path, tag, method, env, column="t_min_us"):
