@@ -108,6 +108,10 @@ static void refuse_large_counts(const osu_prog *p, const osu_options *o, int np)
     }
 }
 
+/* What a program needs of the MPI library: its features, less those core emulates in this
+ * build (persistent collectives in SMPI builds). */
+static unsigned library_needs(const osu_prog *p) { return p->needs & ~eb_mpi_emulated(); }
+
 static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
 {
     osu_state *st = state;
@@ -139,8 +143,7 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
         eb_warn("%s: buffer types '%s' without -d: host buffers, as OSU 7.4 built without "
                 "accelerators runs them (the run record says buffers: \"H H\")", p->name,
                 st->o.buffers_asked);
-    /* what core emulates (persistent collectives in SMPI builds) is not missing */
-    unsigned need = (p->needs & ~eb_mpi_emulated()) | (st->o.session ? EB_MPI_SESSIONS : 0);
+    unsigned need = library_needs(p) | (st->o.session ? EB_MPI_SESSIONS : 0);
     char what[96];
     snprintf(what, sizeof what, "%s%s", p->name,
              eb_mpi_missing(need) == EB_MPI_SESSIONS ? " -I" : "");
@@ -450,7 +453,7 @@ static void osu_list_json(const eb_component *self, eb_json *benchmarks)
             if (p->needs & f)
                 eb_json_str(benchmarks, NULL, eb_mpi_feature_call((eb_mpi_feature)f));
         eb_json_close(benchmarks);
-        unsigned missing = eb_mpi_missing(p->needs & ~eb_mpi_emulated());
+        unsigned missing = eb_mpi_missing(library_needs(p));
         eb_json_bool(benchmarks, "runs_here", !missing);
         if (missing)
             eb_json_str(benchmarks, "refused_because",
