@@ -1,7 +1,7 @@
 """OSU 7.4's one-sided programs (docs/osu/one-sided.md): every program with
 its defaults and every -w / -s it allows (Open MPI; the main combinations
 under MPICH), OSU's header per table, values against their definitions
-(-z's P0 and P100 bracket the row's figure), the checked pass (-check, -c)
+(-z's percentiles bound the row's figure), the checked pass (-check, -c)
 passing, a flipped byte of a put, a get, an accumulate and a fetch-and-op
 found, bad -w / -s / options and process counts refused."""
 import re
@@ -120,9 +120,13 @@ def test_window_and_sync(tmp_path, program, win, sync):
 @pytest.mark.parametrize("program", ["osu_put_latency", "osu_get_bw", "osu_put_bibw",
                                      "osu_acc_latency"])
 def test_percentiles_bracket_the_row(tmp_path, program):
-    """-z: the row's latency / bandwidth lies between the fastest and the
-    slowest iteration's (P0, P100): a latency is the iterations' mean, a
-    bandwidth bytes * window / the iterations' total time."""
+    """-z: the row and the percentiles in the bound that holds by construction.
+    OSU reads the clock around each iteration, and the row's time runs from the
+    first timed iteration to the end of the last, so it holds the iterations and
+    the moments between them: a latency is at least the fastest iteration's
+    (P0), a bandwidth at most the fastest's (P100).  The other side is not
+    bound: one preemption between two iterations on a loaded machine puts the
+    row beyond the slowest (CI's run 45: osu_get_bw 31.4 MB/s, P0 37.6)."""
     js = tmp_path / "r.jsonl"
     r = run(2, program, *SMALL, "-z0,50,100", "--json", js, timeout=120)
     assert r.returncode == 0, r
@@ -136,7 +140,8 @@ def test_percentiles_bracket_the_row(tmp_path, program):
         p = rec["percentiles_mb_per_s" if bw else "percentiles"]
         value = rec["mb_per_s"] if bw else rec["t_avg_us"]
         assert 0 < p["0"] <= p["50"] <= p["100"], rec
-        assert 0.9 * p["0"] <= value <= 1.1 * p["100"] + 0.1, rec
+        # 1e-9: the row and the percentiles are computed apart, in floating point
+        assert (value <= p["100"] * (1 + 1e-9)) if bw else (value >= p["0"] * (1 - 1e-9)), rec
 
 
 @pytest.mark.asan
