@@ -15,6 +15,7 @@
 #include "imb/driver/bench.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/large_rows.h"
+#include "imb/driver/membuf.h"
 #include "imb/driver/msg_layout.h"
 
 #include <stdlib.h>
@@ -67,7 +68,7 @@ static void band_kernel(eb_ctx *c, long first, long n)
         if (both || !sender)
             for (int w = 0; w < W; w++) {
                 if (c->checking)
-                    eb_poison(eb_rbuf(c, w), c->r.len);
+                    eb_ctx_poison(c, eb_rbuf(c, w), c->r.len);
                 EB_P2P_CALL(big, MPI_Irecv, eb_rbuf(c, w), count, dt, other, TAG, c->comm,
                             &st->req[k++]);
             }

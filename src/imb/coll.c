@@ -15,6 +15,7 @@
 #include "imb/driver/imb2021_defaults.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/large_rows.h"
+#include "imb/driver/membuf.h"
 #include "imb/driver/msg_layout.h"
 
 #include "core/buffers.h"
@@ -140,7 +141,7 @@ int eb_coll_prepare(eb_ctx *c)
     /* Reduce_local's receive buffer is also its input (inoutbuf = inbuf + inoutbuf):
      * it starts at zero, as IMB's, and accumulates the repetitions' sums */
     if (k == EB_COLL_REDUCE_LOCAL && !eb_sim_active())
-        memset(c->r.base, 0, c->r.alloc);
+        eb_ctx_zero(c, c->r.base, c->r.alloc);
     return 0;
 }
 
@@ -190,7 +191,7 @@ void eb_coll_call(eb_ctx *c, long i, MPI_Request *req)
         /* the checked pass gives the in-out operand a known value: this rank's
          * own data, so the result is twice it */
         if (c->checking)
-            eb_fill_reduction(r, c->r.len, c->lay.base, c->rank);
+            eb_ctx_fill_reduction(c, r, c->r.len, c->lay.base);
         EB_COLL_CALL(((const eb_coll_state *)c->priv)->large, MPI_Reduce_local, eb_sbuf(c, i), r,
                      c->lay.count, c->lay.type, eb_sim_op(c->lay.op));
         if (req)

@@ -5,6 +5,7 @@
 #define EB_BENCH_H
 
 #include "core/buffers.h"
+#include "core/device.h"
 #include "imb/driver/msg_layout_types.h"
 
 #include <mpi.h>
@@ -135,6 +136,8 @@ struct eb_ctx {
     int multi;            /* -1 standard mode, else the -multi outflag */
     size_t x;             /* message length in bytes */
     eb_buf s, r;          /* send / receive buffers; slot i for iteration i */
+    eb_mem_kind mem;      /* their memory (IMB-MPI1-GPU's -mem_alloc_type; host by default):
+                             a kernel writes into them through imb/driver/membuf.h */
     eb_layout lay;        /* x's datatype, count, reduction op and buffer scale */
     const struct eb_imb_options *opt;
     int checking;         /* 1 in the untimed checked pass */

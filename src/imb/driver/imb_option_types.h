@@ -7,6 +7,7 @@
 #define EB_IMB_OPTION_TYPES_H
 
 #include "core/buffers.h"
+#include "core/device.h"
 #include "imb/driver/repeat.h"
 #include "imb/driver/sizes.h"
 
@@ -60,6 +61,15 @@ typedef struct {
     int banner_newline_lost; /* IMB-IO 2021.11 prints "partn" and no newline */
 } eb_imb2021_text;
 
+/* IMB 2021.11's GPU build of a program (make IMB-MPI1-GPU / IMB-RMA-GPU:
+ * the program built with GPU_ENABLE, src_c/IMB_gpu_common.c), which
+ * effbench runs under the GPU program's name (imb/driver/gpu.h). */
+typedef struct {
+    const char *program;        /* "IMB-MPI1-GPU" */
+    const char *part;           /* the banner's part: "MPI-1 part (GPU)" */
+    const char *const *without; /* NULL-terminated: benchmarks the GPU build leaves out */
+} eb_imb_gpu;
+
 /* An IMB component: its name, banner and IMB_settings defaults. */
 typedef struct eb_imb_family {
     const char *component;  /* "mpi1" */
@@ -101,6 +111,9 @@ typedef struct eb_imb_family {
      * defaults for every parse and freed with the options. */
     void *(*options_new)(void);
     void (*options_free)(void *family_opts);
+    /* Optional: IMB 2021.11's GPU build of the program, an alias of the
+     * component that puts the buffers on a GPU */
+    const eb_imb_gpu *gpu;
 } eb_imb_family;
 
 typedef struct eb_imb_options {
@@ -133,6 +146,10 @@ typedef struct eb_imb_options {
     int resume;                    /* --resume FILE: json_path is appended to */
     int help;
     void *family_opts;             /* the family's own settings */
+    const eb_imb_gpu *gpu;         /* run as the GPU program (IMB-MPI1-GPU), else NULL */
+    eb_mem_kind mem;               /* where the message buffers live: -mem_alloc_type of
+                                      the GPU program (default device), else host */
+    const char *mem_alloc_type;    /* its word: "device", "host", "shared" or "cpu" */
 } eb_imb_options;
 
 #endif

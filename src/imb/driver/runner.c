@@ -7,6 +7,7 @@
 #include "core/own_coll.h"
 #include "core/simulate.h"
 #include "imb/driver/imb2021_options.h"
+#include "imb/driver/membuf.h"
 #include "imb/driver/msg_layout.h"
 #include "imb/driver/window.h"
 
@@ -263,17 +264,6 @@ static long repetitions(eb_runner *R, size_t x)
 
 /* ---- one length --------------------------------------------------------- */
 
-static void fill_send(eb_ctx *c)
-{
-    for (long s = 0; s < c->s.slots; s++) {
-        char *p = eb_sbuf(c, s);
-        if (c->bench->flags & EB_F_REDUCTION)
-            eb_fill_reduction(p, c->s.len, c->opt->imb21.red_data_type, c->rank);
-        else
-            eb_fill_pattern(p, c->s.len, c->rank, 0);
-    }
-}
-
 /* Buffers, send data and the benchmark's state for message length x. */
 static void setup_length(eb_runner *R, size_t x)
 {
@@ -286,10 +276,10 @@ static void setup_length(eb_runner *R, size_t x)
     size_t s_len, r_len;
     eb_layout_extents(o, b, x, c->size, &s_len, &r_len);
     long base = eb_n_sample_base(&o->iter, x, R->aggregate);
-    eb_buf_setup(&c->s, s_len, base, &o->cache);
-    eb_buf_setup(&c->r, r_len, base, &o->cache);
-    fill_send(c);
-    eb_poison(c->r.base, c->r.alloc);
+    eb_membuf_setup(&c->s, c->mem, s_len, base, &o->cache);
+    eb_membuf_setup(&c->r, c->mem, r_len, base, &o->cache);
+    eb_ctx_fill_send(c, (b->flags & EB_F_REDUCTION) != 0, o->imb21.red_data_type);
+    eb_ctx_poison(c, c->r.base, c->r.alloc);
     memset(c->extra, 0, sizeof c->extra);
     c->max_reps = eb_sim_max_reps(); /* 0: no cap, except in a simulation */
     if (b->prepare && b->prepare(c) != 0)
@@ -314,7 +304,8 @@ static void warm_up(eb_runner *R)
     eb_layout_free(&R->ctx.lay);
 }
 
-/* -check: every repetition again, untimed, each verified on arrival. */
+/* -check: every repetition again, untimed, each verified on arrival (in a
+ * host copy where the buffers are device memory). */
 static long checked_pass(eb_runner *R, long n)
 {
     eb_ctx *c = &R->ctx;
@@ -323,12 +314,16 @@ static long checked_pass(eb_runner *R, long n)
     if (!R->o->check || !b->check)
         return 0;
     c->checking = 1;
+    eb_membuf_view view = {0};
     for (long i = 0; i < n; i++) {
-        eb_poison(eb_rbuf(c, i), c->r.len);
+        eb_ctx_poison(c, eb_rbuf(c, i), c->r.len);
         MPI_Barrier(c->comm);
         b->kernel(c, i, 1);
+        eb_membuf_host_begin(c, &view);
         defects += b->check(c, i);
+        eb_membuf_host_end(c, &view);
     }
+    eb_membuf_view_free(&view);
     c->checking = 0;
     return defects;
 }
@@ -386,6 +381,7 @@ void eb_runner_init(eb_runner *R, const eb_imb_options *o, const eb_table *T, in
     c->bench = b;
     c->comm = T->comm;
     c->opt = o;
+    c->mem = o->mem;
     c->group = T->group;
     c->aggregate = aggregate;
     c->ngroups = ngroups;
@@ -405,6 +401,6 @@ void eb_runner_free(eb_runner *R)
     free(R->mode_state);
     R->mode_state = NULL;
     eb_table_free(&R->table);
-    eb_buf_free(&R->ctx.s);
-    eb_buf_free(&R->ctx.r);
+    eb_membuf_free(&R->ctx.s, R->ctx.mem);
+    eb_membuf_free(&R->ctx.r, R->ctx.mem);
 }
