@@ -4,6 +4,13 @@
 #include "core/registry.h"
 #include "imb/driver/driver.h"
 
+/* IMB-MPI1-GPU: IMB-MPI1 built with GPU_ENABLE (IMB 2021.11's Makefile), the
+ * same benchmarks with buffers on a GPU (-mem_alloc_type; imb/driver/gpu.h) */
+static const eb_imb_gpu mpi1_gpu = {
+    .program = "IMB-MPI1-GPU",
+    .part = "MPI-1 part (GPU)", /* src_c/IMB_g_info.c */
+};
+
 static const eb_imb_family mpi1_family = {
     .component = EB_COMPONENT_MPI1,
     .program = "IMB-MPI1",
@@ -15,6 +22,7 @@ static const eb_imb_family mpi1_family = {
     .text2021 = {.cmd_space = 1, .min_zero_size = 1, .typed = 1, .close_space = 1},
     .summary = "IMB-MPI1: point-to-point and collective benchmarks",
     .order = 10,
+    .gpu = &mpi1_gpu,
 };
 
 EB_CONSTRUCTOR(register_mpi1) { eb_register_imb_family(&mpi1_family); }

@@ -295,7 +295,9 @@ static long check_atomic(eb_ctx *c, long i, atomic_kind k)
     static void nm##_kernel(eb_ctx *c, long first, long n)                                      \
     {                                                                                           \
         if (c->checking) {                                                                      \
+            eb_rma_host_begin(&rma_st(c)->w);                                                   \
             preset;                                                                             \
+            eb_rma_host_end(&rma_st(c)->w, 1);                                                  \
             MPI_Barrier(c->comm);                                                               \
         }                                                                                       \
         op;                                                                                     \
@@ -305,7 +307,13 @@ static long check_atomic(eb_ctx *c, long i, atomic_kind k)
         long first = 0;                                                                         \
         return (op) / (double)n;                                                                \
     }                                                                                           \
-    static long nm##_check(eb_ctx *c, long first) { return chk; }
+    static long nm##_check(eb_ctx *c, long first)                                              \
+    {                                                                                           \
+        eb_rma_host_begin(&rma_st(c)->w);                                                       \
+        long bad = chk;                                                                         \
+        eb_rma_host_end(&rma_st(c)->w, 0);                                                      \
+        return bad;                                                                             \
+    }
 
 WRAP(unidir_put, single(c, first, n, PUT, FLUSH, 0), eb_rma_preset_put(c, first, 0),
      eb_rma_check_put(c, first, 0))
@@ -398,6 +406,17 @@ static const eb_bench rma_benches[] = {
      .measure = compare_and_swap_measure},
 };
 
+/* IMB-RMA-GPU (IMB 2021.9's technical preview): IMB-RMA built with GPU_ENABLE,
+ * windows and origin buffers on a GPU (-mem_alloc_type; imb/driver/gpu.h),
+ * without the two single-element atomics (IMB_parse_name_rma.c,
+ * RMA_benchmark.cpp) */
+static const char *const rma_gpu_without[] = {"Fetch_and_op", "Compare_and_swap", NULL};
+static const eb_imb_gpu rma_gpu = {
+    .program = "IMB-RMA-GPU",
+    .part = "RMA part (GPU), Technical preview", /* src_c/IMB_g_info.c */
+    .without = rma_gpu_without,
+};
+
 static const eb_imb_family rma_family = {
     .component = EB_COMPONENT_RMA,
     .program = "IMB-RMA",
@@ -408,7 +427,7 @@ static const eb_imb_family rma_family = {
     .minmsglog = 0,
     .maxmsglog = 22,
     .summary = "IMB-RMA: one-sided communication in passive target mode (MPI-3)",
-    .order = 50,
+    .order = 50,    .gpu = &rma_gpu,
 };
 
 EB_CONSTRUCTOR(register_rma)

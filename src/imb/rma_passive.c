@@ -123,12 +123,21 @@ static void passive_note(const eb_row *rows, int nrows)
 static void passive_kernel(eb_ctx *c, long first, long n)
 {
     if (c->checking) {
+        eb_rma_host_begin(&rma_st(c)->w); /* host copies under IMB-RMA-GPU */
         eb_rma_preset_put(c, first, 0);
+        eb_rma_host_end(&rma_st(c)->w, 1);
         MPI_Barrier(c->comm);
     }
     passive_put(c, first, n);
 }
-static long passive_check(eb_ctx *c, long i) { return eb_rma_check_put(c, i, 0); }
+
+static long passive_check(eb_ctx *c, long i)
+{
+    eb_rma_host_begin(&rma_st(c)->w);
+    long bad = eb_rma_check_put(c, i, 0);
+    eb_rma_host_end(&rma_st(c)->w, 0);
+    return bad;
+}
 
 static const eb_column passive_columns[] = {
     {EB_COL_BYTES, "#bytes"}, {EB_COL_REPS, "#repetitions"},

@@ -32,7 +32,15 @@ static eb_rma_state *create(eb_ctx *c, long nsec, size_t stride, size_t win_byte
     eb_rma_win_create(&s->w, c, win_bytes, local_bytes);
     s->w.nsec = nsec;
     s->w.stride = stride;
+    eb_rma_host_begin(&s->w); /* the prepare's fills: prepared() ends them */
     return s;
+}
+
+/* The end of a prepare: its fills in place (copied in under IMB-RMA-GPU). */
+static int prepared(eb_ctx *c)
+{
+    eb_rma_host_end(&rma_st(c)->w, 1);
+    return 0;
 }
 
 /* Single transfer: IMB's sections of x bytes (eb_rma_sections) on both
@@ -48,7 +56,7 @@ int eb_rma_prepare_single(eb_ctx *c)
         eb_fill_pattern(rma_win_sec(c, k), c->x, c->rank, 0);
         eb_fill_pattern(rma_loc_sec(c, k), c->x, c->rank, 0);
     }
-    return 0;
+    return prepared(c);
 }
 
 /* Reductions (MPI_FLOAT): window sections and origin values are BUF_VALUE
@@ -63,7 +71,7 @@ int eb_rma_prepare_float(eb_ctx *c)
         eb_fill_buf_values(rma_win_sec(c, k), c->x, c->rank);
         eb_fill_buf_values(rma_loc_sec(c, k), c->x, c->rank);
     }
-    return 0;
+    return prepared(c);
 }
 
 /* Compare_and_swap (MPI_INT): local areas origin value | compare | result;
@@ -106,7 +114,7 @@ int eb_rma_prepare_cas(eb_ctx *c)
         lo[k] = eb_buf_value_int(c->rank, 0);
         lo[nsec + k] = eb_buf_value_int(1 - c->rank, 0);
     }
-    return 0;
+    return prepared(c);
 }
 
 /* One / all to all puts: one slot of x bytes per origin rank in every
@@ -115,7 +123,7 @@ int eb_rma_prepare_put_all(eb_ctx *c)
 {
     eb_rma_state *s = create(c, 1, c->x, (size_t)c->size * c->x, c->x);
     eb_fill_pattern(s->w.local, c->x, c->rank, 0);
-    return 0;
+    return prepared(c);
 }
 
 /* One / all to all gets: the window holds x bytes of the rank's pattern,
@@ -124,7 +132,7 @@ int eb_rma_prepare_get_all(eb_ctx *c)
 {
     eb_rma_state *s = create(c, 1, c->x, c->x, (size_t)c->size * c->x);
     eb_fill_pattern(s->w.mem, c->x, c->rank, 0);
-    return 0;
+    return prepared(c);
 }
 
 /* Exchange: 2x bytes on both sides (one half per neighbour), the pattern
@@ -134,7 +142,7 @@ int eb_rma_prepare_exchange(eb_ctx *c)
     eb_rma_state *s = create(c, 1, 2 * c->x, 2 * c->x, 2 * c->x);
     eb_fill_pattern(s->w.mem, 2 * c->x, c->rank, 0);
     eb_fill_pattern(s->w.local, 2 * c->x, c->rank, 0);
-    return 0;
+    return prepared(c);
 }
 
 /* ---- -check: presets before, verification after a checked repetition ---- */

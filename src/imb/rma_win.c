@@ -1,12 +1,14 @@
 #include "imb/rma_win.h"
 
 #include "core/buffers.h"
+#include "core/device.h"
 #include "core/error.h"
 #include "imb/driver/options.h"
 #include "imb/driver/repeat.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 long eb_rma_sections(const eb_ctx *c, size_t x, size_t *stride)
@@ -26,12 +28,31 @@ static void *alloc_mem(size_t bytes)
     return p;
 }
 
+/* IMB-RMA-GPU's window and local memory: the seam's, zeroed, with host copies. */
+static void *alloc_kind(eb_mem_kind k, size_t bytes, char **host)
+{
+    char err[EB_ERRLEN];
+    size_t n = bytes ? bytes : 1;
+    void *p = eb_mem_alloc(k, n, err, sizeof err);
+    if (!p)
+        eb_abort("%s (a window's memory)", err);
+    eb_mem_set(k, p, 0, n);
+    *host = eb_calloc(1, n);
+    return p;
+}
+
 void eb_rma_win_create(eb_rma_win *w, const eb_ctx *c, size_t bytes, size_t local_bytes)
 {
     w->bytes = bytes;
     w->local_bytes = local_bytes;
-    w->mem = alloc_mem(bytes);
-    w->local = alloc_mem(local_bytes);
+    w->kind = c->mem;
+    if (w->kind == EB_MEM_HOST) {
+        w->mem = alloc_mem(bytes);
+        w->local = alloc_mem(local_bytes);
+    } else {
+        w->mem = w->dev_mem = alloc_kind(w->kind, bytes, &w->host_mem);
+        w->local = w->dev_local = alloc_kind(w->kind, local_bytes, &w->host_local);
+    }
     /* MPI_Win_create reports on the communicator's handler: return, so the
      * failure gets a message that says what to do about it */
     MPI_Errhandler old;
@@ -54,9 +75,38 @@ void eb_rma_win_create(eb_rma_win *w, const eb_ctx *c, size_t bytes, size_t loca
 void eb_rma_win_free(eb_rma_win *w)
 {
     MPI_Win_free(&w->win);
-    MPI_Free_mem(w->mem);
-    MPI_Free_mem(w->local);
+    if (w->kind == EB_MEM_HOST) {
+        MPI_Free_mem(w->mem);
+        MPI_Free_mem(w->local);
+    } else {
+        eb_mem_free(w->kind, w->dev_mem);
+        eb_mem_free(w->kind, w->dev_local);
+        free(w->host_mem);
+        free(w->host_local);
+    }
     memset(w, 0, sizeof *w);
+}
+
+void eb_rma_host_begin(eb_rma_win *w)
+{
+    if (w->kind == EB_MEM_HOST)
+        return;
+    eb_mem_to_host(w->host_mem, w->kind, w->dev_mem, w->bytes);
+    eb_mem_to_host(w->host_local, w->kind, w->dev_local, w->local_bytes);
+    w->mem = w->host_mem;
+    w->local = w->host_local;
+}
+
+void eb_rma_host_end(eb_rma_win *w, int written)
+{
+    if (w->kind == EB_MEM_HOST)
+        return;
+    if (written) {
+        eb_mem_from_host(w->kind, w->dev_mem, w->host_mem, w->bytes);
+        eb_mem_from_host(w->kind, w->dev_local, w->host_local, w->local_bytes);
+    }
+    w->mem = w->dev_mem;
+    w->local = w->dev_local;
 }
 
 void eb_rma_self_begin(eb_rma_win *w, int rank) { MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w->win); }

@@ -4,6 +4,7 @@
 #ifndef EB_IMB_RMA_WIN_H
 #define EB_IMB_RMA_WIN_H
 
+#include "core/device.h"
 #include "imb/driver/bench.h"
 
 #include <mpi.h>
@@ -11,12 +12,17 @@
 
 typedef struct {
     MPI_Win win;
-    char *mem;          /* window memory (MPI_Alloc_mem) */
+    char *mem;          /* window memory (MPI_Alloc_mem, or the seam's under IMB-RMA-GPU) */
     size_t bytes;       /* window size */
     char *local;        /* origin side: put sources, get / fetch results */
     size_t local_bytes;
     long nsec;          /* sections the repetitions cycle through */
     size_t stride;      /* bytes from one section to the next */
+    /* IMB-RMA-GPU (-mem_alloc_type): mem and local in memory of this kind,
+     * and their host copies, which mem and local are between
+     * eb_rma_host_begin and eb_rma_host_end */
+    eb_mem_kind kind;
+    char *host_mem, *host_local, *dev_mem, *dev_local;
 } eb_rma_win;
 
 /* IMB's window geometry for transfers of x bytes (IMB_init_buffers_iter:
@@ -46,6 +52,16 @@ static inline size_t eb_rma_section_offset(long i, long nsec, size_t stride)
  * message instead of MPI's stack dump. */
 void eb_rma_win_create(eb_rma_win *w, const eb_ctx *c, size_t bytes, size_t local_bytes);
 void eb_rma_win_free(eb_rma_win *w);
+
+/* The set-ups and -check's presets and checks write and read the window
+ * and local memory through mem and local, on the host.  In device memory
+ * (IMB-RMA-GPU) those are host copies between these two calls: begin copies
+ * both areas to the host, end copies them back when `written` (set-ups and
+ * presets; a check reads only).  No rank's transfers may be under way (the
+ * kernels end with a barrier, the presets come before one).  Host memory:
+ * nothing is copied. */
+void eb_rma_host_begin(eb_rma_win *w);
+void eb_rma_host_end(eb_rma_win *w, int written);
 
 /* Local stores to / loads from this process's own window memory, bracketed
  * by an exclusive lock on itself (passive target, any memory model). */

@@ -72,7 +72,8 @@ CASES = [
     (["IMB-MPI1", "-aggregate_mode", "aggregate"],
      "-aggregate_mode: IMB-MPI1 has no such option in IMB 2021.11 (IMB-RMA, IMB-EXT and IMB-IO have it)"),
     (["IMB-MPI1", "-mem_alloc_type", "device"],
-     "-mem_alloc_type device: effbench has no GPU buffers; only cpu (ordinary host memory) is available"),
+     "-mem_alloc_type device: IMB-MPI1's buffers are host memory (cpu); GPU buffers are "
+     "IMB-MPI1-GPU's"),
     (["IMB-MPI1", "-load", "{tmp}/none.yaml"], "-load {tmp}/none.yaml: cannot read: No such file or directory"),
     (["IMB-MPI1", "-dump", "{tmp}/no/dir/s.yaml"], "-dump {tmp}/no/dir/s.yaml: cannot write: No such file or directory"),
     (["IMB-NBC", "-data_type", "int"], "-data_type: IMB-NBC has no such option in IMB 2021.11 (IMB-MPI1 has it)"),

@@ -176,8 +176,8 @@ static void imb2021_errors(void)
                                   "(comma-separated non-negative integers)");
     expect_error("-msgsize 4 -msglen f", "-msglen and -msgsize exclude each other");
     expect_error("-msglog 4 -msgsize 4", "-msglog and -msgsize exclude each other");
-    expect_error("-mem_alloc_type device", "-mem_alloc_type device: effbench has no GPU buffers; "
-                 "only cpu (ordinary host memory) is available");
+    expect_error("-mem_alloc_type device", "-mem_alloc_type device: IMB-MPI1's buffers are host "
+                 "memory (cpu); GPU buffers are IMB-MPI1-GPU's and IMB-RMA-GPU's");
     expect_error("-dump", "option -dump needs a value (a YAML file)");
     {
         eb_imb_options o3;

@@ -12,6 +12,7 @@
 #include "core/report/jsonl_resume.h"
 #include "core/simulate.h"
 #include "core/sysinfo.h"
+#include "imb/driver/gpu.h"
 #include "imb/driver/imb2021_defaults.h"
 #include "imb/driver/imb_yaml.h"
 #include "imb/driver/plan.h"
@@ -201,8 +202,11 @@ static void print_list(const eb_imb_options *o)
     const eb_imb_family *f = o->family;
     int n = eb_bench_count(f->component);
     const eb_bench **v = eb_malloc((size_t)n * sizeof *v);
-    for (int i = 0; i < n; i++)
-        v[i] = eb_bench_at(f->component, i);
+    int kept = 0;
+    for (int i = 0; i < n; i++) /* a GPU program's own: IMB-RMA-GPU has two fewer */
+        if (eb_imb_gpu_has(o, eb_bench_at(f->component, i)))
+            v[kept++] = eb_bench_at(f->component, i);
+    n = kept;
     for (int i = 1; i < n; i++) /* insertion sort by name, as IMB's std::set */
         for (int k = i; k > 0 && strcmp(v[k - 1]->name, v[k]->name) > 0; k--) {
             const eb_bench *tmp = v[k];
@@ -254,9 +258,12 @@ static void print_help(const eb_imb_family *family, const eb_imb_options *o)
     if (o->quick)
         print_quick_help();
     eb_imb_print_help(family);
+    eb_imb_gpu_print_help(o);
     printf("\nBenchmarks of %s (* = only by name or -include):\n", family->program);
     for (int i = 0; i < eb_bench_count(family->component); i++) {
         const eb_bench *b = eb_bench_at(family->component, i);
+        if (!eb_imb_gpu_has(o, b))
+            continue;
         printf("  %s%s\n", b->name, (b->flags & EB_F_EXPLICIT_ONLY) ? " *" : "");
     }
 }
@@ -264,6 +271,8 @@ static void print_help(const eb_imb_family *family, const eb_imb_options *o)
 int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
 {
     int wrank, P, provided;
+    eb_imb_family gpu_family; /* IMB-MPI1-GPU ...: the family under its GPU program's name */
+    family = eb_imb_gpu_variant(family, argv[0], &gpu_family);
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     MPI_Query_thread(&provided);
@@ -298,6 +307,7 @@ int eb_imb_run(const eb_imb_family *family, int argc, char **argv)
     if (eb_mpi_refusal(family->needs, family->program, err, sizeof err))
         eb_exit_all(EB_EXIT_USAGE, err);
     eb_plan_refuse_large_counts(&o, &plan, P);
+    eb_imb_gpu_open(&o); /* a GPU program: the devices, and the library asked */
 
     eb_sysinfo si;
     eb_sysinfo_collect(&si, provided);
@@ -342,7 +352,10 @@ void eb_register_imb_family(const eb_imb_family *f)
         abort();
     }
     fc->f = f;
-    fc->c = (eb_component){.name = f->component, .aliases = {f->program}, .summary = f->summary,
+    /* the GPU build's program (IMB-MPI1-GPU) is a second name of the component */
+    fc->c = (eb_component){.name = f->component,
+                           .aliases = {f->program, f->gpu ? f->gpu->program : NULL},
+                           .summary = f->summary,
                            .order = f->order, .main = family_main,
                            .list_json = eb_bench_list_json};
     eb_register_component(&fc->c);

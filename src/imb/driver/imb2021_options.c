@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/own_coll.h"
 #include "core/text.h"
+#include "imb/driver/gpu.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -170,11 +171,8 @@ static int set_value(eb_imb_options *o, const char *opt, const char *val, char *
         return eb_err(err, errlen, "-contig_type %s: expected base, base_vec, resize or resize_vec",
                       val);
     }
-    /* mem_alloc_type: IMB's GPU builds; host memory is what effbench has */
-    if (!strcmp(val, "cpu"))
-        return 0;
-    return eb_err(err, errlen, "-mem_alloc_type %s: effbench has no GPU buffers; only cpu "
-                  "(ordinary host memory) is available", val);
+    /* mem_alloc_type: IMB's GPU builds, IMB-MPI1-GPU and IMB-RMA-GPU */
+    return eb_imb_gpu_set_mem(o, val, err, errlen);
 }
 
 static const struct {

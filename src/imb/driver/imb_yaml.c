@@ -247,6 +247,8 @@ static void dump_imb2021(FILE *f, const eb_imb_options *o)
         static const char *const words[] = {"multi", "aggregate", "non_aggregate"};
         item(f, t->aggregate_mode == EB_AGGR_BOTH, "aggregate_mode", words[t->aggregate_mode]);
     }
+    if (o->gpu) /* IMB-MPI1-GPU's and IMB-RMA-GPU's last option */
+        item(f, strcmp(o->mem_alloc_type, "device") == 0, "mem_alloc_type", o->mem_alloc_type);
 }
 
 void eb_imb_yaml_dump(FILE *f, const eb_imb_options *o)

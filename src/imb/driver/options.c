@@ -34,6 +34,11 @@ void eb_imb_options_init(eb_imb_options *o, const eb_imb_family *f)
     if (f->imb2021_defaults)
         o->imb21.sync = o->imb21.warm_up = 1;
     o->family_opts = f->options_new ? f->options_new() : NULL;
+    /* run under the GPU program's name (imb/driver/gpu.h): device memory unless
+     * -mem_alloc_type says otherwise, as IMB 2021.11 */
+    o->gpu = f->gpu && strcmp(f->program, f->gpu->program) == 0 ? f->gpu : NULL;
+    o->mem = o->gpu ? EB_MEM_DEVICE : EB_MEM_HOST;
+    o->mem_alloc_type = o->gpu ? "device" : NULL;
 }
 
 static void free_list(char **a, int n)

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "core/registry.h"
 #include "imb/driver/imb2021_defaults.h"
+#include "imb/driver/gpu.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/large_rows.h"
 #include "imb/driver/msg_layout.h"
@@ -48,17 +49,20 @@ static void unknown_name(const eb_imb_options *o, const char *name)
     int n = eb_bench_count(o->family->component), len;
     len = snprintf(msg, sizeof msg, "unknown benchmark '%s' for %s; known:", name, o->family->program);
     for (int i = 0; i < n && len < (int)sizeof msg; i++)
-        len += snprintf(msg + len, sizeof msg - (size_t)len, " %s",
-                        eb_bench_at(o->family->component, i)->name);
+        if (eb_imb_gpu_has(o, eb_bench_at(o->family->component, i)))
+            len += snprintf(msg + len, sizeof msg - (size_t)len, " %s",
+                            eb_bench_at(o->family->component, i)->name);
     eb_exit_all(EB_EXIT_USAGE, msg);
 }
 
 static void refuse_unknown(const eb_imb_options *o, char **names, int n)
 {
     int m;
-    for (int i = 0; i < n; i++)
-        if (!eb_find_bench(o->family->component, names[i], &m))
+    for (int i = 0; i < n; i++) {
+        const eb_bench *b = eb_find_bench(o->family->component, names[i], &m);
+        if (!b || !eb_imb_gpu_has(o, b)) /* IMB-RMA-GPU knows two fewer */
             unknown_name(o, names[i]);
+    }
 }
 
 eb_plan eb_make_plan(const eb_imb_options *o)
@@ -95,7 +99,7 @@ eb_plan eb_make_plan(const eb_imb_options *o)
             planned |= p.list[i] == b;
         int take = o->nnames > 0 ? named : eb_imb_runs_by_default(o, b);
         take |= in_list(o->include, o->ninclude, comp, b);
-        if (in_list(o->exclude, o->nexclude, comp, b) || planned)
+        if (in_list(o->exclude, o->nexclude, comp, b) || planned || !eb_imb_gpu_has(o, b))
             take = 0;
         if (!take)
             continue;

@@ -5,6 +5,7 @@
 
 #include "core/clock.h"
 #include "core/guard.h"
+#include "imb/driver/gpu.h"
 #include "imb/driver/imb2021_defaults.h"
 #include "imb/driver/imb2021_options.h"
 
@@ -17,6 +18,9 @@
 /* The rows' methodology when it is not their component's classic one (IMB
  * 2021.11's under --imb-defaults 2021), else NULL: set by the run record. */
 static const char *row_methodology;
+/* The memory kind of the rows' buffers under a GPU program (IMB-MPI1-GPU's
+ * -mem_alloc_type), else NULL: set by the run record. */
+static const char *row_memory;
 
 void eb_jsonl_result(const eb_row *row, const char *component)
 {
@@ -49,6 +53,12 @@ void eb_jsonl_result(const eb_row *row, const char *component)
     eb_json_str(&j, "sync", row->sync_window ? "window" : "barrier");
     if (row_methodology)
         eb_json_str(&j, "methodology", row_methodology);
+    if (row_memory) {
+        eb_json_object(&j, "memory"); /* IMB's one -mem_alloc_type for both buffers */
+        eb_json_str(&j, "send", row_memory);
+        eb_json_str(&j, "recv", row_memory);
+        eb_json_close(&j);
+    }
     if (row->sync_window) {
         eb_json_num(&j, "valid_fraction", row->valid_fraction);
         eb_json_int(&j, "invalid_repetitions", row->invalid_reps);
@@ -150,6 +160,8 @@ static void jsonl_begin(eb_report_run *run)
     eb_json_str(&rec, "imb_defaults", eb_imb_defaults_name(o));
     eb_json_str(&rec, "methodology", eb_imb_methodology(o));
     row_methodology = o->imb21.defaults2021 ? eb_imb_methodology(o) : NULL;
+    row_memory = o->gpu ? eb_mem_kind_name(o->mem) : NULL;
+    eb_imb_gpu_json(&rec, o);
     options_json(&rec, run);
     if (o->resume) {
         /* rows kept and rows measured now must come from the same method */

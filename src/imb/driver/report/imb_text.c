@@ -2,6 +2,7 @@
 
 #include "core/clock.h"
 #include "core/nodemap.h"
+#include "imb/driver/gpu.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/report/imb2021_text.h"
 
@@ -134,6 +135,7 @@ void eb_imb_print_header(const eb_imb_options *o, const eb_sysinfo *s,
     eb_imb_print_system_lines(s);
     printf("# MPI Thread Environment: %s\n", eb_thread_level_name(s->thread_provided));
     printf("# MPI Library           : %s\n", s->mpi_library);
+    eb_imb_gpu_print_header(o);
     print_hosts();
     printf("\n");
     printf("# Repetitions per sample: MSGSPERSAMPLE %ld, OVERALL_VOL %ld bytes, MSGS_NONAGGR %ld,\n"
