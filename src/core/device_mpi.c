@@ -4,6 +4,7 @@
 #include "core/device.h"
 
 #include "core/error.h"
+#include "core/expect_placement.h"
 #include "core/nodemap.h"
 
 #include <mpi.h>
@@ -137,6 +138,7 @@ void eb_device_json(eb_json *j)
     int rank, size, open = eb_device_is_open(), any;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    eb_expect_gpus_check(open ? eb_device_info_get()->pci_bus_id : NULL);
     MPI_Allreduce(&open, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (!any) {
         if (rank == 0)

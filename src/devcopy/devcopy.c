@@ -233,6 +233,7 @@ static void row_json(const devcopy_row *r)
     eb_jsonl_begin(&j, "result");
     eb_json_str(&j, "component", EB_COMPONENT_DEVCOPY);
     eb_json_str(&j, "benchmark", dir_names[r->dir]);
+    eb_json_int(&j, "procs", 1); /* one rank copies at a time */
     eb_json_int(&j, "rank", r->rank);
     eb_json_str(&j, "host_memory", r->host < 0 ? NULL : host_names[r->host]);
     eb_json_int(&j, "bytes", r->bytes);
@@ -325,11 +326,11 @@ static int devcopy_main(const eb_component *self, int argc, char **argv)
         eb_jsonl_emit(&j);
     else
         eb_json_free(&j);
+    devcopy_buffers b;
+    allocate(&o, &b);
     eb_device_info *all = gather_devices(rank, size);
     if (rank == 0)
         header(&o, all, size);
-    devcopy_buffers b;
-    allocate(&o, &b);
     for (int r = 0; r < size; r++) {
         if (r == rank) {
             int n;
