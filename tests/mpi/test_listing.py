@@ -26,7 +26,9 @@ def test_listing_shape():
     assert version.stdout == f"effbench {doc['version']}\n", version
     comps = {c["name"]: c for c in doc["components"]}
     assert all(list(c) == ["name", "aliases", "summary"] for c in doc["components"])
-    assert comps["mpi1"]["aliases"] == ["IMB-MPI1"] and comps["beff"]["aliases"] == ["b_eff"]
+    assert comps["mpi1"]["aliases"] == ["IMB-MPI1", "IMB-MPI1-GPU"]  # IMB 2021's GPU build
+    assert comps["rma"]["aliases"] == ["IMB-RMA", "IMB-RMA-GPU"] and \
+        comps["beff"]["aliases"] == ["b_eff"]
     help_text = run(1, "effbench", "--help").stdout
     for c in doc["components"]:
         assert re.search(rf"^  {re.escape(c['name'])} .*{re.escape(c['summary'])}$", help_text,

@@ -1,17 +1,22 @@
 /* IMB-MPI1-GPU and IMB-RMA-GPU (imb/driver/gpu.h): the program name picks the
  * GPU build, -mem_alloc_type's words and the memory kinds they are, its
  * errors in and outside a GPU program, the benchmarks IMB-RMA-GPU leaves
- * out, and -dump's line.  (The devices and the MPI library's answer are
+ * out, and -dump's line; the driver's buffers in device memory the host
+ * cannot touch (the driver double's EB_CUDA_DOUBLE_PROTECT), filled,
+ * poisoned and read through the seam only.  (The devices and the MPI library's answer are
  * tested under MPI with the driver double: tests/mpi/test_imb_gpu.py.) */
 #include "core/error.h"
 #include "imb/driver/gpu.h"
+#include "imb/driver/imb2021_types.h"
 #include "imb/driver/imb_yaml.h"
+#include "imb/driver/membuf.h"
 #include "imb/driver/options.h"
 #include "unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const rma_without[] = {"Fetch_and_op", "Compare_and_swap", NULL};
 static const eb_imb_gpu mpi1_gpu = {.program = "IMB-MPI1-GPU", .part = "MPI-1 part (GPU)"};
@@ -142,11 +147,80 @@ static void dump(void)
     free(text);
 }
 
-int main(void)
+/* The runner's writes and -check's host copy on device memory out of the
+ * host's reach (a host access would be a SIGSEGV): off-cache slots, the send
+ * pattern in each, the poison, reduction data, zeros. */
+static void buffers(const char *double_path)
 {
+    char err[EB_ERRLEN];
+    setenv("EFFBENCH_LIBCUDA", double_path, 1);
+    setenv("EB_CUDA_DOUBLE_PROTECT", "1", 1);
+    CHECK_EQ_LONG(eb_device_open(EB_ACCEL_CUDA, 0, err, sizeof err), 0);
+    if (!eb_device_is_open()) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    eb_cache cache = {.cache_mb = 0.001, .line = 64}; /* 2 KB over 3 strides: 3 slots */
+    eb_ctx c = {.mem = EB_MEM_DEVICE, .rank = 1};
+    eb_membuf_setup(&c.s, c.mem, 100, 5, &cache);
+    eb_membuf_setup(&c.r, c.mem, 100, 5, &cache);
+    CHECK_EQ_LONG(c.s.slots, 5);
+    CHECK_EQ_LONG(c.s.stride, 192);
+    eb_ctx_fill_send(&c, 0, 0);
+    unsigned char host[1024];
+    long bad = 0;
+    for (long i = 0; i < c.s.slots; i++) {
+        eb_mem_to_host(host, c.mem, eb_sbuf(&c, i), c.s.len);
+        bad += eb_check_pattern(host, c.s.len, 1, 0);
+    }
+    CHECK_EQ_LONG(bad, 0);
+    eb_ctx_fill_send(&c, 1, EB_DT_INT);
+    eb_mem_to_host(host, c.mem, eb_sbuf(&c, 4), c.s.len);
+    int want[25];
+    eb_fill_reduction(want, sizeof want, EB_DT_INT, 1);
+    CHECK(memcmp(host, want, sizeof want) == 0);
+    /* -check: the receive slots poisoned, one slot written, the host copy checked */
+    eb_ctx_poison(&c, c.r.base, c.r.alloc);
+    unsigned char pat[100];
+    eb_fill_pattern(pat, sizeof pat, 0, 0);
+    eb_mem_from_host(c.mem, eb_rbuf(&c, 2), pat, sizeof pat);
+    char *device_base = c.r.base;
+    eb_membuf_view v = {0};
+    eb_membuf_host_begin(&c, &v);
+    CHECK(c.r.base != device_base);
+    CHECK_EQ_LONG(eb_check_pattern(eb_rbuf(&c, 2), c.r.len, 0, 0), 0);
+    CHECK_EQ_LONG(eb_check_pattern(eb_rbuf(&c, 1), c.r.len, 0, 0), 100); /* still poison */
+    CHECK_EQ_LONG(((unsigned char *)eb_rbuf(&c, 3))[7], EB_POISON_BYTE);
+    eb_membuf_host_end(&c, &v);
+    CHECK(c.r.base == device_base && c.r.slots == 5 && c.r.len == 100);
+    eb_ctx_zero(&c, eb_rbuf(&c, 0), c.r.len);
+    eb_ctx_fill_reduction(&c, eb_rbuf(&c, 1), 40, EB_DT_FLOAT);
+    eb_membuf_host_begin(&c, &v);
+    CHECK_EQ_LONG(((unsigned char *)eb_rbuf(&c, 0))[99], 0);
+    CHECK(((float *)eb_rbuf(&c, 1))[3] == eb_pattern_float(1, 3));
+    eb_membuf_host_end(&c, &v);
+    eb_membuf_view_free(&v);
+    eb_membuf_free(&c.s, c.mem);
+    eb_membuf_free(&c.r, c.mem);
+    CHECK(c.s.base == NULL && c.r.base == NULL);
+    eb_device_close();
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
     variants();
     mem_words();
     benchmarks();
     dump();
+    /* the driver double is built beside the unit tests (CMake's binary directory) */
+    char double_path[4096];
+    snprintf(double_path, sizeof double_path, "%s", argv[0]);
+    char *slash = strrchr(double_path, '/');
+    snprintf(slash ? slash + 1 : double_path,
+             sizeof double_path - (size_t)(slash ? slash + 1 - double_path : 0),
+             "libeb_cuda_double.so");
+    CHECK(access(double_path, R_OK) == 0);
+    buffers(double_path);
     UNIT_DONE();
 }
