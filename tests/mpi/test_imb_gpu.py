@@ -11,6 +11,7 @@ import re
 import pytest
 
 from effb import cuda_double_env, matrix_beyond_first, read_cuda_double_log, read_jsonl, run
+from test_corruption import IMB_ARGS, flip_is_reported
 
 ARGS = ["-msglog", "0:3", "-iter", "5"]
 
@@ -130,6 +131,18 @@ def test_rma_gpu_leaves_out_the_single_element_atomics():
     assert r.returncode == 2, r
     assert "unknown benchmark 'Fetch_and_op' for IMB-RMA-GPU; known: Unidir_put" in r.stderr
     assert "Compare_and_swap" not in r.stderr
+
+
+@pytest.mark.parametrize("program,bench", matrix_beyond_first([
+    ("IMB-MPI1-GPU", "PingPong"), ("IMB-MPI1-GPU", "Allreduce"), ("IMB-RMA-GPU", "Unidir_put"),
+    ("IMB-RMA-GPU", "Get_accumulate"),
+], key=lambda program, bench: "flip"))
+def test_a_flipped_byte_in_device_memory_is_reported(tmp_path, program, bench):
+    """tests/pmpi/corrupt.c flips one byte of the last received message (on the double,
+    device memory is host memory the PMPI library can write): -check finds it in the host
+    copy of the last row and nowhere else (tests/mpi/test_corruption.py's method)."""
+    flip_is_reported(tmp_path, program, [bench, *IMB_ARGS], lambda rows: len(rows) - 1,
+                     env=cuda_double_env())
 
 
 NO_DRIVER = ("Neither CUDA nor Level Zero is available! effbench drives CUDA only (Level Zero "
