@@ -35,7 +35,8 @@ def double_line(rank=0):
 
 def test_pingpong_allreduce_checked_on_device_memory(tmp_path):
     js, log = tmp_path / "g.jsonl", tmp_path / "calls"
-    r = run(2, "IMB-MPI1-GPU", "PingPong", "Allreduce", "-check", *ARGS, "--json", js,
+    # scripts/test-gpu's command line: -check 1
+    r = run(2, "IMB-MPI1-GPU", "PingPong", "Allreduce", "-check", "1", *ARGS, "--json", js,
             extra_env=cuda_double_env(log=log), timeout=120)
     assert r.returncode == 0, r
     out = r.stdout

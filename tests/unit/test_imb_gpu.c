@@ -117,6 +117,25 @@ static void benchmarks(void)
     CHECK_EQ_LONG(eb_imb_gpu_has(&o, &fop), 1); /* IMB-MPI1-GPU: all of IMB-MPI1's */
 }
 
+/* -check 1 (IMB-MT's bool form, which scripts/test-gpu writes): the word is
+ * -check's value; any other word after -check is a benchmark name. */
+static void check_word(void)
+{
+    eb_imb_family copy;
+    eb_imb_options o;
+    char err[EB_ERRLEN];
+    CHECK_EQ_LONG(parse_prog(&mpi1, "IMB-MPI1-GPU", &copy, &o, "PingPong -check 1", err), 0);
+    CHECK_EQ_LONG(o.check, 1);
+    CHECK_EQ_LONG(o.nnames, 1);
+    CHECK_EQ_LONG(parse_prog(&mpi1, "IMB-MPI1", &copy, &o, "-check off Allreduce", err), 0);
+    CHECK_EQ_LONG(o.check, 0);
+    CHECK_EQ_LONG(o.nnames, 1);
+    CHECK_STR(o.names[0], "Allreduce");
+    CHECK_EQ_LONG(parse_prog(&mpi1, "IMB-MPI1", &copy, &o, "-check PingPong", err), 0);
+    CHECK_EQ_LONG(o.check, 1);
+    CHECK_STR(o.names[0], "PingPong");
+}
+
 /* -dump: the GPU program's option last, as a comment at its default. */
 static void dump(void)
 {
@@ -212,6 +231,7 @@ int main(int argc, char **argv)
     variants();
     mem_words();
     benchmarks();
+    check_word();
     dump();
     /* the driver double is built beside the unit tests (CMake's binary directory) */
     char double_path[4096];

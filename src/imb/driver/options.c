@@ -191,6 +191,13 @@ static int parse_measure_option(eb_imb_options *o, int argc, char **argv, int *i
         o->clock_sync_given = 1;
     } else if (!strcmp(a, "-quick") || !strcmp(a, "-check")) {
         *(a[1] == 'q' ? &o->quick : &o->check) = 1;
+        /* -check 1|0 (IMB-MT's bool form, also in scripts): an on/off word after
+         * -check is its value, never a benchmark name */
+        int on;
+        if (a[1] == 'c' && val && eb_imb_parse_bool(val, &on) == 0) {
+            o->check = on;
+            (*i)++;
+        }
         return 1;
     } else {
         return 0;
