@@ -391,7 +391,7 @@ void eb_imb_print_help(const eb_imb_family *f)
            "  -exclude NAME...          leave benchmarks out\n"
            "  -thread_level single|funneled|serialized|multiple|nompiinit\n"
            "effbench additions:\n"
-           "  -check                    verify every received byte (outside timed loops);\n"
+           "  -check [on|off]           verify every received byte (outside timed loops);\n"
            "                            adds a defects column; timings not for publication\n"
            "  -repeat N                 time each row N times; report medians, the loops'\n"
            "                            min, max and spread (default 1: IMB's table)\n"
