@@ -120,6 +120,26 @@ def test_rma_gpu_windows_on_device_memory(tmp_path):
         assert calls["cuMemAlloc"][0] >= 2 * 2 * 5 and calls["cuMemcpyDtoH"][0] > 0
 
 
+def test_resume_keeps_the_memory(tmp_path):
+    """--resume carries on a GPU run only with its program and -mem_alloc_type: rows of another
+    memory, or of host buffers, never join the file."""
+    js, plain = tmp_path / "gpu.jsonl", tmp_path / "plain.jsonl"
+    short = ["PingPong", "-msglog", "0:1", "-iter", "5"]
+    r = run(2, "IMB-MPI1-GPU", *short, "--json", js, extra_env=cuda_double_env(), timeout=120)
+    assert r.returncode == 0, r
+    r = run(2, "IMB-MPI1-GPU", *short, "-mem_alloc_type", "host", "--resume", js,
+            extra_env=cuda_double_env(), timeout=120)
+    assert r.returncode == 2, r
+    assert (f"--resume {js}:1: 'mem_alloc_type' is \"device\" in the file but \"host\" in this "
+            "run") in r.stderr, r.stderr
+    r = run(2, "IMB-MPI1", *short, "--json", plain, timeout=120)
+    assert r.returncode == 0, r
+    r = run(2, "IMB-MPI1-GPU", *short, "--resume", plain, extra_env=cuda_double_env(),
+            timeout=120)
+    assert r.returncode == 2, r
+    assert f"--resume {plain}:1: the file's run record has no 'program'" in r.stderr, r.stderr
+
+
 def test_rma_gpu_leaves_out_the_single_element_atomics():
     """IMB_parse_name_rma.c: IMB-RMA-GPU has no Fetch_and_op and no Compare_and_swap."""
     r = run(1, "IMB-RMA-GPU", "-list")

@@ -173,8 +173,15 @@ static void jsonl_begin(eb_report_run *run)
             "options.map", "options.repeat", "options.sync", "options.quick",
             "options.root_shift", "options.imb_sync", "options.zero_size", "options.warm_up",
             "options.data_type", "options.red_data_type", "options.aggregate_mode",
-            "imb_defaults", NULL};
-        eb_jsonl_resume(o->json_path, o->family->component, eb_json_finish(&rec), same, NULL,
+            "imb_defaults",
+            /* the GPU programs' records alone have these: the plain programs stop before */
+            "program", "mem_alloc_type", NULL};
+        enum { N_SAME = sizeof same / sizeof *same };
+        const char *fields[N_SAME];
+        memcpy(fields, same, sizeof same);
+        if (!o->gpu)
+            fields[N_SAME - 3] = NULL;
+        eb_jsonl_resume(o->json_path, o->family->component, eb_json_finish(&rec), fields, NULL,
                         &run->resume_keys, &run->n_resume_keys);
         eb_json_free(&rec);
     } else {
