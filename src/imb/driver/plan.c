@@ -2,8 +2,8 @@
 
 #include "core/error.h"
 #include "core/registry.h"
-#include "imb/driver/imb2021_defaults.h"
 #include "imb/driver/gpu.h"
+#include "imb/driver/imb2021_defaults.h"
 #include "imb/driver/imb2021_options.h"
 #include "imb/driver/large_rows.h"
 #include "imb/driver/msg_layout.h"
