@@ -169,6 +169,8 @@ struct osu_ctx {
     long iterations, skip;  /* for the current size */
     double *lat;            /* -z: [iterations] per-iteration times (us), else NULL */
     void *priv;             /* the program's state */
+    int side;               /* -d: this rank's buffer letter, 0 OSU's SRC, 1 DST, as the
+                             * program's setup decides it; -1: by rank (osu_accel.c) */
 };
 
 /* One printed row; NAN where the row has no such value. */

@@ -115,7 +115,7 @@ eb_mem_kind osu_side_kind(const osu_prog *p, const osu_options *o, int side)
 eb_mem_kind osu_rank_kind(const osu_ctx *c)
 {
     const osu_options *o = c->o;
-    int side = c->rank != 0;
+    int side = c->side >= 0 ? c->side : c->rank != 0;
     if (c->prog->bench == OSU_MBW_MR) /* the first `pairs` ranks send */
         side = c->rank >= (o->pairs ? o->pairs : c->size / 2);
     return osu_side_kind(c->prog, o, side);

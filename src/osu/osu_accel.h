@@ -6,9 +6,11 @@
  *   options    which programs take -d (those whose OSU 7.4 build with
  *              accelerators does), the letters in force (osu_accel_letters)
  *   where      each side's memory kind: point-to-point and one-sided programs
- *              by rank (rank 0 OSU's SRC letter, rank 1 its DST; osu_mbw_mr:
- *              the senders SRC, the receivers DST), collectives by -d (every
- *              rank device, or managed memory under -d managed)
+ *              by rank (rank 0 OSU's SRC letter, rank 1 its DST; osu_mbw_mr and
+ *              osu_multi_lat: the first half SRC, the other DST; osu_bw_fan_*:
+ *              the parent node's ranks SRC, the others DST, as their setup
+ *              says in c->side), collectives by -d (every rank device, or
+ *              managed memory under -d managed)
  *   before     the devices opened on every rank (eb_device_open_all) and the
  *              MPI library asked whether it takes device pointers: refused
  *              (exit 2, on every rank) unless it does, or the run stages its

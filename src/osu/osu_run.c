@@ -340,6 +340,7 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
     (void)run;
     c->prog = st->p;
     c->o = &st->o;
+    c->side = -1;
     c->comm = open_comm(st);
     MPI_Comm_rank(c->comm, &c->rank);
     MPI_Comm_size(c->comm, &c->size);

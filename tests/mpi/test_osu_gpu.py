@@ -82,6 +82,27 @@ def test_buffer_letters(tmp_path, program, letters, send, recv):
     assert managed == sorted(k == "managed" for k in (send, recv))
 
 
+@pytest.mark.matrix
+@pytest.mark.parametrize("program,np,env,device", [
+    ("osu_multi_lat", 4, {}, [(0, 0), (0, 0), (2, 16), (2, 16)]),
+    ("osu_bw_fan_in", 3, {"EFFBENCH_TEST_RANKS_PER_NODE": "1"}, [(0, 0), (0, 0), (2, 16)]),
+])
+def test_sides_of_many_ranks(tmp_path, program, np, env, device):
+    """-d cuda D H on more ranks: osu_multi_lat's first half on the device (OSU's
+    allocate_memory_pt2pt_mul), osu_bw_fan_in's parent node (OSU's !is_parent); checked."""
+    log = tmp_path / "calls"
+    r = run(np, program, "-d", "cuda", "-m", "1:8", "-i", "3", "-x", "1", "-check", "D", "H",
+            extra_env={**cuda_double_env(log=log), **env}, timeout=120)
+    assert r.returncode == 0, r
+    osu = parse_osu(r.stdout)
+    # OSU's osu_multi_lat title has no slot for the suffix ("OSU MPI Multi Latency Test")
+    assert osu["title"] == ("# OSU MPI Multi Latency Test v7.4" if program == "osu_multi_lat"
+                            else "# OSU MPI-CUDA Bandwidth Test v7.4")
+    assert all(row[-1] == "Pass" for row in osu["tables"][0]["rows"]), r.stdout
+    allocs = sorted(counted(c, "cuMemAlloc") for c in read_cuda_double_log(log))
+    assert allocs == device, allocs
+
+
 def test_latency_staged_copies(tmp_path):
     """--stage-through-host under Open MPI without device pointers (the library is not
     asked): device memory the host cannot touch (the double's protect), each rank copies its
