@@ -83,6 +83,22 @@ def test_buffer_letters(tmp_path, program, letters, send, recv):
 
 
 @pytest.mark.matrix
+def test_no_letters_host_buffers(tmp_path):
+    """-d cuda without letters: host buffers (OSU's "H H"), the devices opened and named, the
+    title -CUDA, and the library not asked (Open MPI 4.1 here takes no device pointers)."""
+    js, log = tmp_path / "h.jsonl", tmp_path / "calls"
+    r = run(2, "osu_latency", "-d", "cuda", *SHORT, "-c", "--json", js,
+            extra_env=cuda_double_env(log=log, takes_device_pointers=None), timeout=120)
+    assert r.returncode == 0, r
+    assert parse_osu(r.stdout)["title"] == "# OSU MPI-CUDA Latency Test v7.4"
+    recs = read_jsonl(js)
+    assert (recs[0]["options"]["buffers"], recs[0]["options"]["accelerator"]) == ("H H", "cuda")
+    assert len(recs[0]["devices"]) == 2
+    assert all(x["memory"] == {"send": "host", "recv": "host"} for x in results(js))
+    assert all(counted(c, "cuMemAlloc")[0] == 0 for c in read_cuda_double_log(log))
+
+
+@pytest.mark.matrix
 @pytest.mark.parametrize("program,np,env,device", [
     ("osu_multi_lat", 4, {}, [(0, 0), (0, 0), (2, 16), (2, 16)]),
     ("osu_bw_fan_in", 3, {"EFFBENCH_TEST_RANKS_PER_NODE": "1"}, [(0, 0), (0, 0), (2, 16)]),
