@@ -45,7 +45,8 @@ def cmd_import(args) -> int:
     with Store(args.db) as store:
         for path in args.files:
             try:
-                parsed = parse_file(path, args.format, procs=args.procs, program=args.program)
+                parsed = parse_file(path, args.format, procs=args.procs, program=args.program,
+                                    buffers=args.buffers)
                 # the store checks that its columns hold every value, naming the line
                 run_id, created = store.import_run(parsed, path=path)
             except FormatError as exc:
@@ -293,6 +294,9 @@ def _store_commands(sub) -> None:
                    "osu_init and the two-process programs (collectives need it)")
     s.add_argument("--program", default=None, choices=FAN_PROGRAMS,
                    help="OSU text: which program printed osu_bw's title over 'Avg Latency(us)'")
+    s.add_argument("--buffers", default=None, metavar="'X Y'",
+                   help="OSU text: the buffer letters of a point-to-point run under -d (\"D D\","
+                   " \"H D\", \"MH MD\"), which OSU 7.4 does not print (docs/gpu-results.md)")
     s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_import)
 

@@ -16,11 +16,14 @@ BEFF, BEFF_IO, SKAMPI, OSU, REPROMPI = "beff", "beff_io", "skampi", "osu", "repr
 NODES, QUICK, GUIDELINES = "nodes", "quick", "guidelines"
 # effbench explain: one operation under every method (docs/methods.md)
 EXPLAIN = "explain"
+# host-device copy bandwidth, as CUDA's bandwidthTest and nvbandwidth (docs/gpu-results.md)
+DEVCOPY = "devcopy"
 
 # The IMB families that share IMB's driver and table (IMB-P2P and IMB-MT have their own).
 IMB_FAMILIES = (MPI1, EXT, IO, NBC, RMA, MPI4)
 # Components whose records carry a "component" (quick runs an IMB family and writes its name).
-COMPONENTS = (*IMB_FAMILIES, BEFF, BEFF_IO, SKAMPI, NODES, OSU, P2P, MT, REPROMPI, EXPLAIN, GUIDELINES)
+COMPONENTS = (*IMB_FAMILIES, BEFF, BEFF_IO, SKAMPI, NODES, OSU, P2P, MT, REPROMPI, EXPLAIN, GUIDELINES,
+              DEVCOPY)
 
 # Spelling before the naming rule -> the name now. beff_io's records always said beff_io; only
 # its command-line word was beff-io.
