@@ -106,12 +106,14 @@ def cmd_compare(args) -> int:
     if args.confidence is not None or args.json:
         return error("--confidence and --json are for groups (compare group:A group:B)")
     from .compare import compare_runs, print_comparison
-    from .comparable import describe, differences, methodology_refusal
+    from .comparable import describe, device_sides, differences, methodology_refusal
     run_a, label_a = load_ref(args.run_a, args.db)
     run_b, label_b = load_ref(args.run_b, args.db)
     refusal = methodology_refusal(run_a, run_b, label_a, label_b)
     if refusal:
         return error(refusal)
+    for line in device_sides(run_a, run_b, label_a, label_b):
+        print(line)
     diffs = differences(run_a, run_b)
     if diffs:  # before any ratio: what makes the runs differ
         print(f"{label_a} (A) and {label_b} (B) differ in:")
@@ -125,7 +127,10 @@ def cmd_compare(args) -> int:
     cmp = compare_runs(run_a, run_b, threshold=args.threshold / 100,
                        noise_floor=args.noise_floor / 100, min_bytes=args.min_bytes)
     if not cmp.rows and not cmp.headlines:
-        return error(f"{label_a} and {label_b} have no measurement in common")
+        memory = [d for d in diffs if d.what == "buffer memory"]
+        return error(f"{label_a} and {label_b} have no measurement in common" + (
+            f" (buffers {memory[0].a} against {memory[0].b}: figures of host and device "
+            "buffers are different quantities, never matched)" if memory else ""))
     print_comparison(cmp, _console(), label_a, label_b, only_changes=args.only_changes)
     return EXIT_REGRESSION if cmp.regressions else EXIT_OK
 

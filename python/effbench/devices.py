@@ -32,6 +32,9 @@ MEM_ALLOC_TYPES = {"cpu": "host", "device": "device", "host": "pinned", "shared"
 DEVCOPY_BENCHMARKS = ("host_to_device", "device_to_host", "device_to_device")
 DEVCOPY_HOST_MEMORY = ("pinned", "pageable")
 
+# A result row's fields that say where its buffers were (OSU imports: accelerator, buffers).
+DEVICE_FIELDS = ("memory", "buffers", "accelerator")
+
 DOUBLE_LIBRARY = "libeb_cuda_double"
 DOUBLE_NOTE = "CUDA driver double, not a GPU"
 
