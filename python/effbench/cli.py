@@ -76,13 +76,13 @@ def cmd_list(args) -> int:
     with Store(args.db) as store:
         runs = store.list_runs()
     table = Table(title=f"runs in {args.db or 'the default store'}")
-    for col in ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
-                "machine", "source"):
+    # the device column where a stored run used one (docs/gpu-results.md)
+    columns = ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
+               "machine", *(("device",) if any(r["device"] for r in runs) else ()), "source")
+    for col in columns:
         table.add_column(col)
     for r in runs:
-        table.add_row(*(str(r[c]) if r[c] is not None else "" for c in
-                        ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
-                         "machine", "source")))
+        table.add_row(*(str(r[c]) if r[c] is not None else "" for c in columns))
     _console().print(table)
     return EXIT_OK
 

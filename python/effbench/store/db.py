@@ -220,7 +220,7 @@ class Store:
                 "machine": ("simulated" if (r.run_record or {}).get("simulated")
                             else r.machine.nodename if r.machine else None),
                 "mpi_library": r.mpi_library.name if r.mpi_library else None,
-                "source": r.source,
+                "source": r.source, "device": r.device,
             } for r in runs]
 
     def resolve(self, ref: str) -> int:

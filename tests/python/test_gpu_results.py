@@ -1,0 +1,276 @@
+"""GPU runs in the results tools (issue 42; docs/gpu-results.md): the store's device columns
+(and migration 0006 filling them from runs stored before), the web filter by device, compare
+naming each side's devices and never matching host with device buffers, the report's device
+and devcopy tables, and IMB-MPI1-GPU's text.
+
+The runs here are records as docs/gpu-results.md describes them, written by hand: no GPU run
+exists on the machines these tests run on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from effbench.cli import main
+from effbench.compare import compare_runs
+from effbench.comparable import device_sides, differences
+from effbench.importers import parse_file
+from effbench.records import ParsedRun, new_end, new_result
+from effbench.report import write_report
+from effbench.report_device import devcopy_table
+from effbench.store.db import Store
+from effbench.store.models import Measurement, Run
+from effbench.web.query import RunFilter, filter_choices, find_runs
+from test_gpu_records import DOUBLE, H100
+from test_migrations import upgrade_to
+
+IMB_GPU = Path(__file__).resolve().parent / "data" / "imb_gpu"
+SIZES = (8, 1024, 1 << 20)
+
+
+def osu_run(path: Path, devices=None, memory=None, scale=1.0, staging=None) -> Path:
+    """An effbench osu_latency run: on DEVICES with MEMORY (send, recv kinds), or on host."""
+    options = {"buffers": "H H", "accelerator": None, "staging": None}
+    if memory:
+        options = {"buffers": "D D", "accelerator": "cuda", "staging": staging}
+    run = {"type": "run", "schema": 1, "tool": "effbench", "version": "0.9.0",
+           "component": "osu", "program": "osu_latency", "methodology": "osu-7.4",
+           "start": "2026-11-28T03:00:00Z", "procs": 2, "options": options,
+           "uname": {"sysname": "Linux", "nodename": "gpu1", "release": "6.8",
+                     "version": "#1", "machine": "x86_64"},
+           "devices": devices}
+    rows = []
+    for nbytes in SIZES:
+        rec = new_result("osu", "osu_latency", 2, nbytes, t_avg_us=scale * (2 + nbytes / 2e4),
+                         methodology="osu-7.4", mb_per_s=None, messages_per_s=None)
+        if memory:
+            rec["memory"] = {"send": memory[0], "recv": memory[1]}
+            if staging:
+                rec["staging"] = staging
+        rows.append(rec)
+    path.write_text("".join(json.dumps(r) + "\n" for r in [run, *rows, new_end(elapsed_s=1.0)]))
+    return path
+
+
+def devcopy_run(path: Path, devices=(H100,)) -> Path:
+    run = {"type": "run", "schema": 1, "tool": "effbench", "component": "devcopy",
+           "start": "2026-11-28T03:05:00Z", "procs": 1, "options": {"accelerator": "cuda"},
+           "devices": list(devices)}
+    rows = []
+    for bench, memory, gbs in (("host_to_device", "pinned", 25.0),
+                               ("host_to_device", "pageable", 12.5),
+                               ("device_to_host", "pinned", 26.0),
+                               ("device_to_device", None, 1250.0)):
+        for nbytes in (1 << 20, 1 << 26):
+            t = nbytes / (gbs * 1e3)
+            rows.append(new_result("devcopy", bench, 1, nbytes, repetitions=20, t_avg_us=t,
+                                   t_min_us=t, t_max_us=t, gb_per_s=gbs, host_memory=memory))
+    path.write_text("".join(json.dumps(r) + "\n" for r in [run, *rows, new_end(elapsed_s=2.0)]))
+    return path
+
+
+@pytest.fixture
+def runs(tmp_path):
+    two = [H100, {**H100, "rank": 1, "ordinal": 1, "pci_bus_id": "0000:3b:00.0"}]
+    return {"host": osu_run(tmp_path / "host.jsonl"),
+            "device": osu_run(tmp_path / "device.jsonl", two, ("device", "device")),
+            "device2": osu_run(tmp_path / "device2.jsonl", two, ("device", "device"), 1.5),
+            "staged": osu_run(tmp_path / "staged.jsonl", two, ("device", "device"),
+                              staging="through-host"),
+            "double": osu_run(tmp_path / "double.jsonl", [{**DOUBLE, "rank": 0}, DOUBLE],
+                              ("device", "device")),
+            "devcopy": devcopy_run(tmp_path / "devcopy.jsonl")}
+
+
+def test_store_keeps_the_device_columns(db_url, runs):
+    with Store(db_url) as store:
+        ids = {name: store.import_run(parse_file(path))[0] for name, path in runs.items()}
+        with store.sessions() as session:
+            cols = {r.id: (r.device, r.accelerator) for r in session.scalars(select(Run))}
+            rows = session.execute(select(Measurement.run_id, Measurement.send_memory,
+                                          Measurement.recv_memory, Measurement.staging)).all()
+        for name, path in runs.items():  # export gives back what came in
+            assert store.load(ids[name]).records() == parse_file(path).records()
+        listed = {r["id"]: r["device"] for r in store.list_runs()}
+    assert cols[ids["host"]] == (None, None)
+    assert cols[ids["device"]] == ("2 x NVIDIA H100 80GB HBM3", "cuda")
+    assert cols[ids["double"]] == (
+        "2 x effbench CUDA driver double [CUDA driver double, not a GPU]", "cuda")
+    assert cols[ids["devcopy"]] == ("NVIDIA H100 80GB HBM3", "cuda")
+    memory = {}
+    for run_id, *kinds in rows:
+        memory.setdefault(run_id, set()).add(tuple(kinds))
+    assert memory[ids["host"]] == {(None, None, None)}
+    assert memory[ids["device"]] == {("device", "device", None)}
+    assert memory[ids["staged"]] == {("device", "device", "through-host")}
+    assert memory[ids["devcopy"]] == {(None, None, None)}  # devcopy rows have no "memory"
+    assert listed[ids["device"]] == "2 x NVIDIA H100 80GB HBM3" and listed[ids["host"]] is None
+
+
+def test_migration_0006_fills_the_device_columns(db_url):
+    """A store of schema 0005 holding a run with devices, an OSU row imported with -d (its
+    letters) and a host row: the upgrade fills the new columns from the stored records."""
+    record = json.dumps({"type": "run", "devices": [H100, {**H100, "rank": 1}]})
+    upgrade_to(
+        db_url, "0005",
+        "INSERT INTO run (id, content_hash, tool, component, procs, \"check\", source_format, "
+        f"imported_at, run_record) VALUES (4, 'abc', 'OSU', 'osu', 2, false, 'osu', "
+        f"'2026-01-01 00:00:00', '{record}')",
+        "INSERT INTO benchmark (id, component, name) VALUES (3, 'osu', 'osu_put_bw')",
+        "INSERT INTO measurement (run_id, benchmark_id, seq, procs, bytes, extra) VALUES "
+        "(4, 3, 0, 2, 8, '{\"accelerator\": \"cuda\", \"buffers\": \"D H\"}'), "
+        "(4, 3, 1, 2, 16, '{\"memory\": {\"send\": \"pinned\", \"recv\": \"device\"}, "
+        "\"staging\": \"through-host\"}'), (4, 3, 2, 2, 32, '{\"mb_per_s\": 1.5}')")
+    with Store(db_url) as store:
+        with store.sessions() as session:
+            run = session.get(Run, 4)
+            rows = session.execute(select(Measurement.seq, Measurement.send_memory,
+                                          Measurement.recv_memory, Measurement.staging)
+                                   .order_by(Measurement.seq)).all()
+        assert (run.device, run.accelerator) == ("2 x NVIDIA H100 80GB HBM3", "cuda")
+    assert [tuple(r) for r in rows] == [(0, "device", "host", None),
+                                        (1, "pinned", "device", "through-host"),
+                                        (2, None, None, None)]
+
+
+def test_web_filter_by_device(tmp_path, runs):
+    with Store(str(tmp_path / "s.sqlite")) as store:
+        ids = {name: store.import_run(parse_file(path))[0] for name, path in runs.items()}
+        choices = filter_choices(store)["device"]
+        h100 = [r["id"] for r in find_runs(store, RunFilter(device=["2 x NVIDIA H100 80GB HBM3"]))]
+        host = [r["id"] for r in find_runs(store, RunFilter(device=["host"]))]
+        both = find_runs(store, RunFilter(device=["host", "NVIDIA H100 80GB HBM3"]))
+    assert choices == ["host", "2 x NVIDIA H100 80GB HBM3",
+                       "2 x effbench CUDA driver double [CUDA driver double, not a GPU]",
+                       "NVIDIA H100 80GB HBM3"]
+    assert sorted(h100) == sorted(ids[n] for n in ("device", "device2", "staged"))
+    assert host == [ids["host"]]
+    assert sorted(r["id"] for r in both) == sorted([ids["host"], ids["devcopy"]])
+
+
+def test_compare_names_the_devices_and_refuses_host_against_device(runs, capsys):
+    assert main(["compare", str(runs["host"]), str(runs["device"])]) == 2
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"A = {runs['host']}: devices none (no device opened); buffers host->host",
+        f"B = {runs['device']}: devices 2 x NVIDIA H100 80GB HBM3; buffers device->device",
+        f"{runs['host']} (A) and {runs['device']} (B) differ in:",
+        "  options.accelerator: none (A) vs cuda (B)  [changes what is measured]",
+        "  options.buffers: H H (A) vs D D (B)  [changes what is measured]",
+        "  buffer memory: host->host (A) vs device->device (B)  [changes what is measured]",
+        "  devices: none (A) vs 2 x NVIDIA H100 80GB HBM3 (B)"]
+    assert "do not measure the same thing (options.accelerator, options.buffers, buffer " \
+        "memory)" in err
+    # --allow-different still never matches a host figure with a device one
+    assert main(["compare", "--allow-different", str(runs["host"]), str(runs["device"])]) == 2
+    assert capsys.readouterr().err.endswith(
+        "have no measurement in common (buffers host->host against device->device: figures "
+        "of host and device buffers are different quantities, never matched)\n")
+
+
+def test_compare_of_two_device_runs(runs, capsys):
+    assert main(["compare", str(runs["device"]), str(runs["device2"])]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[:2] == [
+        f"A = {runs['device']}: devices 2 x NVIDIA H100 80GB HBM3; buffers device->device",
+        f"B = {runs['device2']}: devices 2 x NVIDIA H100 80GB HBM3; buffers device->device"]
+    a, b = parse_file(runs["device"]), parse_file(runs["device2"])
+    assert [round(r.ratio, 6) for r in compare_runs(a, b).rows] == [1.5, 1.5, 1.5]
+    # staged figures are not the device's own
+    staged = parse_file(runs["staged"])
+    assert compare_runs(a, staged).rows == []
+    assert [(d.what, d.changes_measurement) for d in differences(a, staged)] == [
+        ("options.staging", True),
+        ("buffer memory", True)]
+    # the driver double is no GPU: its figures never stand for one
+    double = parse_file(runs["double"])
+    assert [(d.what, d.a, d.b, d.changes_measurement) for d in differences(a, double)] == [
+        ("devices", "2 x NVIDIA H100 80GB HBM3",
+         "2 x effbench CUDA driver double [CUDA driver double, not a GPU]", True)]
+    assert device_sides(parse_file(runs["host"]), parse_file(runs["host"]), "a", "b") == []
+
+
+def test_report_device_and_devcopy_tables(tmp_path, runs):
+    devcopy = parse_file(runs["devcopy"])
+    assert devcopy_table(devcopy) == (
+        ["bytes", "host to device (pinned)", "host to device (pageable)",
+         "device to host (pinned)", "device to device"],
+        [["1048576", "25.00", "12.50", "26.00", "1250.00"],
+         ["67108864", "25.00", "12.50", "26.00", "1250.00"]])
+    index = write_report([("copy", devcopy), ("double", parse_file(runs["double"])),
+                          ("host", parse_file(runs["host"])),
+                          ("device", parse_file(runs["device"]))], tmp_path / "rep",
+                         static=False)
+    page = index.read_text()
+    assert ("<tr><td>0</td><td>gpu1</td><td>NVIDIA H100 80GB HBM3</td><td>0000:19:00.0</td>"
+            "<td>79.2 GiB</td><td>CUDA 12.4</td><td>0 of 2</td><td></td><td>libcuda.so.1</td>"
+            "</tr>") in page
+    assert page.count("<table class='devices'>") == 3  # not for the host run
+    assert page.count("The CUDA driver double of effbench's tests ran here, not a GPU") == 1
+    assert "<th>devices</th><td>2 x effbench CUDA driver double [CUDA driver double, not a " \
+        "GPU]</td>" in page
+    assert "<tr><td>1048576</td><td>25.00</td><td>12.50</td><td>26.00</td><td>1250.00</td>" \
+        "</tr>" in page
+    assert "host-device copy bandwidth (devcopy)" in page
+    # host and device rows of osu_latency: separate traces, the device ones named so
+    assert '"name":"host: 2 procs"' in page
+    assert '"name":"device: 2 procs device-&gt;device memory"' in page  # plotly reads HTML
+
+
+def test_list_shows_the_device_column(tmp_path, runs, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # rich's table in one line per run
+    db = str(tmp_path / "s.sqlite")
+    assert main(["import", "--db", db, str(runs["host"])]) == 0
+    capsys.readouterr()
+    assert main(["list", "--db", db]) == 0
+    assert "device" not in capsys.readouterr().out.split("\n")[2]
+    assert main(["import", "--db", db, str(runs["devcopy"])]) == 0
+    capsys.readouterr()
+    assert main(["list", "--db", db]) == 0
+    head, first, second = [line for line in capsys.readouterr().out.splitlines()
+                           if line.startswith("┃") or line.startswith("│")]
+    assert head.split("┃")[10].strip() == "device"
+    assert [first.split("│")[10].strip(), second.split("│")[10].strip()] == [
+        "", "NVIDIA H100 80GB HBM3"]
+
+
+@pytest.mark.parametrize("name, alloc, kind", [("host", "host", "pinned"),
+                                               ("default", "device", "device")])
+def test_imb_mpi1_gpu_text(name, alloc, kind):
+    """IMB-MPI1-GPU's banner ("MPI-1 part (GPU)"): the run's mem_alloc_type from the calling
+    sequence, else IMB's default since 2021.3 (device); every row's memory is that kind."""
+    parsed = parse_file(IMB_GPU / f"IMB-MPI1-GPU_{name}.out")
+    assert parsed.run["component"] == "mpi1" and parsed.run["methodology"] == "imb-2021.11"
+    assert parsed.run["options"] == {"mem_alloc_type": alloc, "accelerator": None}
+    assert [(r["benchmark"], r["bytes"], r.get("t_max_us"), r["memory"])
+            for r in parsed.results] == [
+        ("PingPong", 0, 12.51, {"send": kind, "recv": kind}),
+        ("PingPong", 4, 12.62, {"send": kind, "recv": kind}),
+        ("Allreduce", 0, 0.06, {"send": kind, "recv": kind}),
+        ("Allreduce", 4, 20.30, {"send": kind, "recv": kind})]
+
+
+def test_imb_gpu_text_of_an_older_imb_and_a_wrong_type(tmp_path):
+    text = (IMB_GPU / "IMB-MPI1-GPU_default.out").read_text()
+    old = tmp_path / "old.out"
+    old.write_text(text.replace("2021.11", "2021.2"))
+    parsed = parse_file(old)  # before 2021.3 the default is not known
+    assert parsed.run["options"]["mem_alloc_type"] is None
+    assert {json.dumps(r["memory"]) for r in parsed.results} == {
+        '{"send": "unknown", "recv": "unknown"}'}
+    bad = tmp_path / "bad.out"
+    bad.write_text((IMB_GPU / "IMB-MPI1-GPU_host.out").read_text().replace(
+        "-mem_alloc_type host", "-mem_alloc_type pinned"))
+    with pytest.raises(Exception) as exc:
+        parse_file(bad)
+    assert str(exc.value) == (f"{bad}: -mem_alloc_type pinned: not one of IMB's types (cpu, "
+                              "device, host, shared)")
+    # the plain IMB-MPI1 banner stays a host run: no memory, no options
+    plain = tmp_path / "plain.out"
+    plain.write_text(text.replace("MPI-1 part (GPU)", "MPI-1 part"))
+    parsed = parse_file(plain)
+    assert parsed.run["options"] == {} and all("memory" not in r for r in parsed.results)
+    assert isinstance(parsed, ParsedRun)
