@@ -21,6 +21,7 @@ MEMORY_KINDS = ("host", "device", "managed", "pinned")
 UNKNOWN = "unknown"
 IMPORTED_KINDS = MEMORY_KINDS + (UNKNOWN,)
 STAGING = ("through-host",)
+STAGING_WORDS = {"through-host": "staged through the host"}
 # OSU's buffer letters (OSU 7.4 osu_util.c): H host, D device, M managed (MH / MD: managed
 # memory whose preferred location is the host / the device).
 OSU_LETTERS = {"H": "host", "D": "device", "M": "managed", "MH": "managed", "MD": "managed"}
@@ -135,7 +136,7 @@ def memory_label(rec: dict[str, Any]) -> str:
         text = f"{'->'.join(letters.split())} memory"
     else:
         text = f"{send}->{recv} memory"
-    return text + (f", staged {staging}" if staging else "")
+    return text + (f", {STAGING_WORDS.get(staging, staging)}" if staging else "")
 
 
 def run_memory(results: list[dict[str, Any]]) -> str:
@@ -144,7 +145,8 @@ def run_memory(results: list[dict[str, Any]]) -> str:
     seen: list[str] = []
     for rec in results:
         send, recv, staging, _ = device_identity(rec)
-        word = f"{send}->{recv}" + (f" staged {staging}" if staging else "")
+        word = f"{send}->{recv}" + (f" {STAGING_WORDS.get(staging, staging)}" if staging
+                                    else "")
         if word not in seen:
             seen.append(word)
     return ", ".join(seen) or "no rows"

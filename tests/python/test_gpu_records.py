@@ -158,7 +158,7 @@ def test_host_and_device_rows_are_different_measurements():
     mh = {**host, "buffers": "MH MH", "memory": {"send": "managed", "recv": "managed"}}
     assert identity_key(mh) != identity_key({**mh, "buffers": "MD MD"})
     assert [memory_label(r) for r in (host, device, staged, mh)] == [
-        "", "device->device memory", "device->device memory, staged through-host",
+        "", "device->device memory", "device->device memory, staged through the host",
         "MH->MH memory"]
 
 

@@ -244,7 +244,8 @@ class _Output:
             rec.setdefault(key, value)
         memory = self._memory()
         if memory is not None:
-            rec.update(self.table.naming)
+            if "buffers" in self.table.naming:  # (the hint's, set after the row was made)
+                rec["buffers"] = self.table.naming["buffers"]
             rec["memory"] = memory
         self.results.append(rec)
         self.result_lines.append(lineno)
