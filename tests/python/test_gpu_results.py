@@ -45,7 +45,8 @@ def osu_run(path: Path, devices=None, memory=None, scale=1.0, staging=None) -> P
     rows = []
     for nbytes in SIZES:
         rec = new_result("osu", "osu_latency", 2, nbytes, t_avg_us=scale * (2 + nbytes / 2e4),
-                         methodology="osu-7.4", mb_per_s=None, messages_per_s=None)
+                         methodology="osu-7.4", mb_per_s=None, messages_per_s=None,
+                         datatype="MPI_CHAR")
         if memory:
             rec["memory"] = {"send": memory[0], "recv": memory[1]}
             if staging:
@@ -216,8 +217,8 @@ def test_report_device_and_devcopy_tables(tmp_path, runs):
         "</tr>" in page
     assert "host-device copy bandwidth (devcopy)" in page
     # host and device rows of osu_latency: separate traces, the device ones named so
-    assert '"name":"host: 2 procs"' in page
-    assert '"name":"device: 2 procs device-&gt;device memory"' in page  # plotly reads HTML
+    assert '"name":"host: 2 procs datatype=MPI_CHAR"' in page
+    assert '"name":"device: 2 procs datatype=MPI_CHAR device-&gt;device memory"' in page
 
 
 def test_list_shows_the_device_column(tmp_path, runs, capsys, monkeypatch):
@@ -274,3 +275,42 @@ def test_imb_gpu_text_of_an_older_imb_and_a_wrong_type(tmp_path):
     parsed = parse_file(plain)
     assert parsed.run["options"] == {} and all("memory" not in r for r in parsed.results)
     assert isinstance(parsed, ParsedRun)
+
+
+def test_web_api_and_pages_by_device(tmp_path, runs):
+    """GET /api/runs?device=..., the browse page's Device filter and the run page's devices."""
+    from fastapi.testclient import TestClient
+
+    from effbench.web.app import create_app
+    store = Store(str(tmp_path / "web.sqlite"))
+    ids = {name: store.import_run(parse_file(runs[name]))[0] for name in ("host", "double")}
+    client = TestClient(create_app(store=store))
+    try:
+        def listed(*devices):
+            answer = client.get("/api/runs", params=[("device", d) for d in devices])
+            return [(r["id"], r["device"]) for r in answer.json()["runs"]]
+        double = "2 x effbench CUDA driver double [CUDA driver double, not a GPU]"
+        assert listed("host") == [(ids["host"], None)]
+        assert listed(double) == [(ids["double"], double)]
+        assert listed() == [(ids["double"], double), (ids["host"], None)]
+        page = client.get("/").text
+        assert '<select name="device" multiple size="4">' in page
+        assert f'<option value="{double}" >{double}</option>' in page
+        run_page = client.get(f"/runs/{ids['double']}").text
+        assert ("<td class=\"devices\">rank 0 on gpu1: effbench CUDA driver double [CUDA "
+                "driver double, not a GPU], bus 0000:00:00.0, 1.0 GiB, CUDA driver 12.4, "
+                "device 1 of 2<br>rank 1 on gpu1: ") in run_page
+    finally:
+        client.close()
+        store.close()
+
+
+def test_imported_osu_gpu_text_meets_effbench_device_rows(runs):
+    """OSU's own osu_latency -d cuda D D (imported with --buffers "D D") and effbench's device
+    run match row by row; without --buffers its rows' memory is unknown and match nothing."""
+    osu_gpu = Path(__file__).resolve().parent / "data" / "osu_gpu" / "osu_latency_cuda_c.out"
+    effbench = parse_file(runs["device"])
+    rows = compare_runs(parse_file(osu_gpu, buffers="D D"), effbench).rows
+    assert [(r.key[5], r.a) for r in rows] == [(8, 18.95), (1024, 21.57)]
+    assert compare_runs(parse_file(osu_gpu), effbench).rows == []
+    assert compare_runs(parse_file(osu_gpu, buffers="D D"), parse_file(runs["host"])).rows == []
