@@ -16,7 +16,7 @@ BEFF, BEFF_IO, SKAMPI, OSU, REPROMPI = "beff", "beff_io", "skampi", "osu", "repr
 NODES, QUICK, GUIDELINES = "nodes", "quick", "guidelines"
 # effbench explain: one operation under every method (docs/methods.md)
 EXPLAIN = "explain"
-# host-device copy bandwidth, as CUDA's bandwidthTest and nvbandwidth (docs/gpu-results.md)
+# effbench devcopy: host-device copy bandwidth (docs/gpu.md)
 DEVCOPY = "devcopy"
 
 # The IMB families that share IMB's driver and table (IMB-P2P and IMB-MT have their own).
