@@ -155,12 +155,13 @@ def _check_run(rec: dict, probs: Problems) -> None:
     _check_device_options(rec.get("options"), probs)
 
 
-EXPECT_PLACEMENT = ("same-node", "different-nodes", "same-socket", "different-sockets")
+EXPECT_PLACEMENT = ("same-node", "different-nodes", "same-socket", "different-sockets",
+                    "different-gpus")
 
 
 def _check_placement(rec: dict, probs: Problems) -> None:
     """Where the ranks ran (docs/placement.md): each rank's cores, sockets and NUMA nodes
-    are null or lists of integers >= 0; expect_placement one of the four or null."""
+    are null or lists of integers >= 0; expect_placement one of EXPECT_PLACEMENT or null."""
     probs.need(rec, "placement", "list", nullable=True)
     probs.need(rec, "topology", "dict", nullable=True)
     probs.need(rec, "network", "dict", nullable=True)

@@ -23,5 +23,6 @@
 #define EB_COMPONENT_QUICK "quick"
 #define EB_COMPONENT_EXPLAIN "explain"
 #define EB_COMPONENT_GUIDELINES "guidelines"
+#define EB_COMPONENT_DEVCOPY "devcopy"
 
 #endif

@@ -89,7 +89,9 @@ void eb_device_sync(void);
  * yes, 0 no (why: the library and what to set), -1 unknown (why says so). */
 int eb_mpi_takes_device_pointers(eb_accel a, char *why, size_t n);
 
-/* Collective over MPI_COMM_WORLD: rank 0 appends to the run record
+/* Collective over MPI_COMM_WORLD, called by eb_jsonl_run_begin for every run
+ * record (components do not call it; they open their devices before the run
+ * record is written): rank 0 appends
  *   "devices": [{"rank", "host", "accel", "ordinal", "count", "name",
  *                "pci_bus_id", "memory_bytes", "driver_version", "library",
  *                "visible_devices"}, ...]

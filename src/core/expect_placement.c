@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const char *const wheres[] = {"same-node", "different-nodes", "same-socket",
-                                     "different-sockets", NULL};
+                                     "different-sockets", "different-gpus", NULL};
 static const char *expected; /* one of wheres, or NULL */
 
 int eb_expect_placement_take_option(int *argc, char **argv, char *err, size_t errlen)
@@ -25,7 +25,7 @@ int eb_expect_placement_take_option(int *argc, char **argv, char *err, size_t er
                 expected = *w;
         if (!expected)
             return eb_err(err, errlen, "--expect-placement %s: expected same-node, "
-                          "different-nodes, same-socket or different-sockets",
+                          "different-nodes, same-socket, different-sockets or different-gpus",
                           v ? v : "(missing)");
         memmove(&argv[i], &argv[i + 2], (size_t)(*argc - i - 2 + 1) * sizeof *argv);
         *argc -= 2;
@@ -116,9 +116,56 @@ int eb_placement_verdict(const char *want, int n, const int *node_of, const char
     return 0;
 }
 
+int eb_gpu_verdict(int n, const int *node_of, const char *const *host,
+                   const char *const *bus_id, char *msg, size_t len)
+{
+    msg[0] = '\0';
+    for (int r = 0; r < n; r++)
+        if (!*bus_id[r])
+            return snprintf(msg, len, "--expect-placement different-gpus: rank %d (host %s) "
+                            "uses no GPU: the run has no device buffers (OSU's -d cuda, "
+                            "IMB-MPI1-GPU, effbench devcopy)", r, host[node_of[r]]), 1;
+    for (int r = 1; r < n; r++) /* pairs on one node: a node has few ranks */
+        for (int q = 0; q < r; q++)
+            if (node_of[q] == node_of[r] && !strcmp(bus_id[q], bus_id[r]))
+                return snprintf(msg, len, "--expect-placement different-gpus: ranks %d and %d "
+                                "share the GPU at PCI %s on host %s (set CUDA_VISIBLE_DEVICES "
+                                "per rank, or start no more ranks per node than it has GPUs)",
+                                q, r, bus_id[r], host[node_of[r]]), 1;
+    return 0;
+}
+
+void eb_expect_gpus_check(const char *bus_id)
+{
+    if (!expected || strcmp(expected, "different-gpus"))
+        return;
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char mine[EB_BUS_ID_LEN] = "";
+    snprintf(mine, sizeof mine, "%s", bus_id ? bus_id : "");
+    char *all = rank == 0 ? eb_malloc((size_t)size * EB_BUS_ID_LEN) : NULL;
+    MPI_Gather(mine, EB_BUS_ID_LEN, MPI_CHAR, all, EB_BUS_ID_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    char msg[1024] = "";
+    int refused = 0;
+    if (rank == 0) {
+        const eb_nodemap *m = eb_world_nodes();
+        const char **ids = eb_malloc((size_t)size * sizeof *ids);
+        for (int r = 0; r < size; r++)
+            ids[r] = all + (size_t)r * EB_BUS_ID_LEN;
+        refused = eb_gpu_verdict(size, m->node_of, (const char *const *)m->name, ids, msg,
+                                 sizeof msg);
+        free(ids);
+        free(all);
+    }
+    MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (refused)
+        eb_exit_all(EB_EXIT_USAGE, msg);
+}
+
 void eb_expect_placement_check(void)
 {
-    if (!expected)
+    if (!expected || !strcmp(expected, "different-gpus")) /* eb_expect_gpus_check's */
         return;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -9,6 +9,10 @@
  *                      the same socket for all
  *   different-sockets  all ranks on one host, each bound within one socket,
  *                      no two on the same socket
+ *   different-gpus     no two ranks of one host on the same GPU (PCI bus id),
+ *                      and every rank on one: checked once the devices are open
+ *                      (eb_expect_gpus_check, from the run record), as a run
+ *                      without device buffers has no GPU to check
  * A rank whose CPUs span several sockets (not bound, or bound to a NUMA node
  * or cores of two packages) is on no one socket: the socket checks refuse it. */
 #ifndef EB_EXPECT_PLACEMENT_H
@@ -30,6 +34,17 @@ const char *eb_expected_placement(void);
  * a message naming the ranks, their hosts and sockets. */
 int eb_placement_verdict(const char *want, int n, const int *node_of, const char *const *host,
                          const char *const *sockets, char *msg, size_t len);
+
+/* different-gpus on n ranks (pure, unit-tested): bus_id[r] the PCI bus id of
+ * rank r's GPU, "" for none.  0, or 1 with a message naming the ranks. */
+int eb_gpu_verdict(int n, const int *node_of, const char *const *host,
+                   const char *const *bus_id, char *msg, size_t len);
+
+#define EB_BUS_ID_LEN 32
+/* Collective over MPI_COMM_WORLD (core/device_mpi.c, as the run record is
+ * written): when different-gpus was asked for and the ranks' GPUs (bus_id,
+ * NULL or "" for none) are not so, every rank exits with status 2. */
+void eb_expect_gpus_check(const char *bus_id);
 
 /* Collective over MPI_COMM_WORLD (main, before the component runs): when an
  * expectation was given and the ranks are not there, every rank exits with

@@ -103,6 +103,36 @@ def run(np, program, *args, timeout=300, cwd=None, extra_env=None):
     return Result(proc, time.monotonic() - t0)
 
 
+# The tests' CUDA driver double (tests/support/cuda_double.c): device memory
+# that is host memory, so device-buffer runs are tested without a GPU.
+CUDA_DOUBLE = BUILD / "libeb_cuda_double.so"
+
+
+def cuda_double_env(log=None, devices=2, takes_device_pointers=True, **settings):
+    """The environment of a run on the double: `log` a path prefix for its call
+    counts (read_cuda_double_log), `takes_device_pointers` the user's word for
+    the MPI library (EFFBENCH_MPI_DEVICE_POINTERS; None: ask the library),
+    settings more EB_CUDA_DOUBLE_<NAME>=value (protect=1, memory=..., no_init=1)."""
+    e = {"EFFBENCH_LIBCUDA": str(CUDA_DOUBLE), "EB_CUDA_DOUBLE_DEVICES": str(devices)}
+    if takes_device_pointers is not None:
+        e["EFFBENCH_MPI_DEVICE_POINTERS"] = "1" if takes_device_pointers else "0"
+    if log:
+        e["EB_CUDA_DOUBLE_LOG"] = str(log)
+    e.update({f"EB_CUDA_DOUBLE_{k.upper()}": str(v) for k, v in settings.items()})
+    return e
+
+
+def read_cuda_double_log(prefix):
+    """The double's call counts of every process of a run: a list (one per
+    process, in pid order) of {call: (count, bytes)}."""
+    prefix = pathlib.Path(prefix)
+    out = []
+    for f in sorted(prefix.parent.glob(prefix.name + ".*"), key=lambda p: int(p.suffix[1:])):
+        out.append({name: (int(c), int(b)) for name, c, b in
+                    (line.split() for line in f.read_text().splitlines())})
+    return out
+
+
 @functools.cache
 def listing():
     """`effbench --list-json` of the build under test, run once: every benchmark's descriptor

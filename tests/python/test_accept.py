@@ -283,6 +283,17 @@ def test_placement_from_the_run_record():
     assert placement_problem(lat, run).startswith("ranks not where asked (different-sockets)")
     del run["placement"][0]["sockets"]  # a record that does not say: no verdict from it
     assert placement_problem(lat, run) is None
+    # the GPUs: the run record's devices (docs/gpu.md)
+    lat.expect_placement = "different-gpus"
+    assert placement_problem(lat, run) == ("ranks not where asked (different-gpus): the run "
+                                           "has no device buffers")
+    run["devices"] = [{"rank": r, "host": "n1", "pci_bus_id": f"0000:1{r}:00.0"} for r in (0, 1)]
+    assert placement_problem(lat, run) is None
+    run["devices"][1]["pci_bus_id"] = "0000:10:00.0"
+    assert placement_problem(lat, run) == ("ranks not where asked (different-gpus): rank 0 on n1 "
+                                           "GPU 0000:10:00.0, rank 1 on n1 GPU 0000:10:00.0")
+    run["devices"][1]["host"] = "n2"  # the same bus id on another host is another GPU
+    assert placement_problem(lat, run) is None
 
 
 # --- JUnit XML, read back by a JUnit parser -----------------------------------------------

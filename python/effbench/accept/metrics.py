@@ -139,10 +139,29 @@ def _measure_nodes(check: Check, records: list[dict]) -> Measured:
     return Measured(worst, blame_if_failed=blame or failing, failing_links=failing)
 
 
+def _gpu_problem(run: dict) -> str | None:
+    """different-gpus from the run record's `devices` (docs/gpu.md): every rank on a GPU, no
+    two ranks of one host on the same one (PCI bus id)."""
+    devices = [d for d in run.get("devices") or [] if isinstance(d, dict)]
+    if not devices:
+        return "ranks not where asked (different-gpus): the run has no device buffers"
+    seen: dict[tuple, object] = {}
+    for d in devices:
+        key = (d.get("host"), d.get("pci_bus_id"))
+        if not d.get("pci_bus_id") or key in seen:
+            said = ", ".join(f"rank {x.get('rank')} on {x.get('host')} GPU {x.get('pci_bus_id')}"
+                             for x in devices[:8])
+            return f"ranks not where asked (different-gpus): {said}"
+        seen[key] = d.get("rank")
+    return None
+
+
 def placement_problem(check: Check, run: dict) -> str | None:
     """When the run record shows ranks elsewhere than expect_placement asks: what it shows
     (the check's own test of the placement, whether or not the program took the option)."""
     where = check.expect_placement
+    if where == "different-gpus":
+        return _gpu_problem(run)
     places = [p for p in run.get("placement") or [] if isinstance(p, dict)]
     if where is None or len(places) < 2:
         return None

@@ -16,7 +16,8 @@ from ..importers.osu_programs import ALL_PROGRAMS as OSU_PROGRAMS
 
 IMB_PROGRAMS = ("IMB-MPI1", "IMB-EXT", "IMB-IO", "IMB-NBC", "IMB-RMA", "IMB-MPI4", "IMB-MT",
                 "IMB-P2P")
-PLACEMENTS = ("same-node", "different-nodes", "same-socket", "different-sockets")
+PLACEMENTS = ("same-node", "different-nodes", "same-socket", "different-sockets",
+              "different-gpus")
 # row metrics: unit and whether a higher value is better
 ROW_METRICS = {"latency": ("us", False), "bandwidth": ("MB/s", True),
                "message_rate": ("messages/s", True)}

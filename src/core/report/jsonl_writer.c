@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/guard.h"
+#include "core/device.h"
 #include "core/placement.h"
 #include "core/revision.h"
 #include "core/simulate.h"
@@ -135,6 +136,7 @@ void eb_jsonl_run_begin(eb_json *j, const char *component, const eb_sysinfo *s, 
     eb_json_int(j, "procs", size);
     eb_hosts(j);
     eb_placement_json(j);
+    eb_device_json(j);
     eb_json_object(j, "uname");
     eb_json_str(j, "sysname", s->sysname);
     eb_json_str(j, "nodename", s->nodename);
