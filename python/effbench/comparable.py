@@ -103,7 +103,8 @@ def device_sides(a: ParsedRun, b: ParsedRun, label_a: str, label_b: str) -> list
     labels = [devices_label(r.run.get("devices")) for r in (a, b)]
     if not any(labels) and all(m in ("host->host", "no rows") for m in memory):
         return []
-    return [f"{side} = {label}: devices {name or 'none (no device opened)'}; buffers {mem}"
+    return [f"{side} = {label}: devices {name or 'none (no device opened)'}"
+            + (f"; buffers {mem}" if mem != "no rows" else "")
             for side, label, name, mem in zip("AB", (label_a, label_b), labels, memory)]
 
 

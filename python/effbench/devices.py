@@ -10,6 +10,7 @@ web pages)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 # The run record's devices[].accel and OSU's -d words.
@@ -56,14 +57,16 @@ def device_name(device: dict[str, Any]) -> str:
 
 def devices_label(devices: Any) -> str | None:
     """One line for a run's devices: their distinct names in rank order, joined by " + ",
-    with a count where several ranks share one model ("2 x NVIDIA H100 80GB HBM3"); None for
-    a run without devices."""
+    with a count where several ranks share one model ("2 x NVIDIA H100 80GB HBM3"; the
+    double's devices, "effbench CUDA driver double 0", "... 1", as one model); None for a run
+    without devices."""
     if not isinstance(devices, list) or not devices:
         return None
     counts: dict[str, int] = {}
     for dev in devices:
         if isinstance(dev, dict):
-            name = device_name(dev)
+            name = device_name({**dev, "name": re.sub(r" \d+$", "", str(dev.get("name")))}
+                               if is_double(dev) and dev.get("name") else dev)
             counts[name] = counts.get(name, 0) + 1
     return " + ".join(f"{n} x {name}" if n > 1 else name for name, n in counts.items()) or None
 
@@ -144,6 +147,8 @@ def run_memory(results: list[dict[str, Any]]) -> str:
     joined by ", "), for compare's line about what each side measured."""
     seen: list[str] = []
     for rec in results:
+        if rec.get("component") == "devcopy":  # copies between kinds: their own benchmark
+            continue
         send, recv, staging, _ = device_identity(rec)
         word = f"{send}->{recv}" + (f" {STAGING_WORDS.get(staging, staging)}" if staging
                                     else "")

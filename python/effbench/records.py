@@ -225,8 +225,9 @@ IDENTITY_FIELDS = {
                "mockup"),
     # effbench explain: one row per method of the run and its reference (docs/methods.md)
     EXPLAIN: ("method", "reference"),
-    # devcopy: the direction is the benchmark; pinned or pageable host memory (null: d2d)
-    DEVCOPY: ("host_memory",),
+    # devcopy: the direction is the benchmark; pinned or pageable host memory (null: d2d), and
+    # the rank whose GPU copied (each rank measures its own, one after another)
+    DEVCOPY: ("host_memory", "rank"),
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.

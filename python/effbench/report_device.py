@@ -61,20 +61,20 @@ def column_title(column: tuple[str, str | None]) -> str:
 
 
 def devcopy_table(run: ParsedRun) -> tuple[list[str], list[list[str]]]:
-    """devcopy's rows as a table: the size in bytes, then GB/s per column
-    (devcopy_columns); one row per size and process count ("" where a column has none)."""
+    """devcopy's rows as a table: the rank whose GPU copied (where several did), the size in
+    bytes, then GB/s per column (devcopy_columns); "" where a column has no row."""
     rows = [r for r in run.results if r["component"] == DEVCOPY]
     columns = devcopy_columns(rows)
     cells: dict[tuple[int, int], dict] = defaultdict(dict)
     for r in rows:
-        cells[(r["procs"], r["bytes"])][(r["benchmark"], r.get("host_memory"))] = \
+        cells[(r.get("rank") or 0, r["bytes"])][(r["benchmark"], r.get("host_memory"))] = \
             r.get("gb_per_s")
-    many = len({p for p, _ in cells}) > 1
-    head = (["processes"] if many else []) + ["bytes"] + [column_title(c) for c in columns]
+    many = len({rank for rank, _ in cells}) > 1
+    head = (["rank"] if many else []) + ["bytes"] + [column_title(c) for c in columns]
     table = []
-    for (procs, nbytes), by_column in sorted(cells.items()):
+    for (rank, nbytes), by_column in sorted(cells.items()):
         values = [by_column.get(c) for c in columns]
-        table.append(([str(procs)] if many else []) + [str(nbytes)]
+        table.append(([str(rank)] if many else []) + [str(nbytes)]
                      + ["" if v is None else f"{v:.2f}" for v in values])
     return head, table
 
@@ -91,16 +91,21 @@ def devcopy_html(run: ParsedRun) -> str:
 
 
 def devcopy_figures(label: str, run: ParsedRun) -> list[Figure]:
-    """GB/s over the copy size, one trace per direction and host memory."""
+    """GB/s over the copy size, one trace per direction and host memory (and rank, where
+    several ranks' GPUs copied)."""
     rows = [r for r in run.results if r["component"] == DEVCOPY
             and r.get("gb_per_s") is not None]
     if not rows:
         return []
     panel = Panel("bandwidth", "copy size [bytes]", GB_AXIS)
-    for column in devcopy_columns(rows):
-        got = sorted((r for r in rows if (r["benchmark"], r.get("host_memory")) == column),
-                     key=lambda r: (r["procs"], r["bytes"]))
-        panel.traces.append(Trace(column_title(column), [r["bytes"] for r in got],
-                                  [r["gb_per_s"] for r in got]))
+    ranks = sorted({r.get("rank") or 0 for r in rows})
+    for rank in ranks:
+        for column in devcopy_columns(rows):
+            got = sorted((r for r in rows if (r["benchmark"], r.get("host_memory")) == column
+                          and (r.get("rank") or 0) == rank), key=lambda r: r["bytes"])
+            if got:
+                name = (f"rank {rank}: " if len(ranks) > 1 else "") + column_title(column)
+                panel.traces.append(Trace(name, [r["bytes"] for r in got],
+                                          [r["gb_per_s"] for r in got]))
     return [Figure("benchmark", "host-device copy bandwidth (devcopy)", label, DEVCOPY,
                    [panel])]

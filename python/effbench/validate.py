@@ -272,6 +272,9 @@ def _check_devcopy(rec: dict, probs: Problems) -> None:
                 nullable=False)
     for key in ("t_avg_us", "t_min_us", "t_max_us", "gb_per_s"):
         probs.need(rec, key, "num", nullable=True)
+    probs.need(rec, "rank", "int", nullable=True)
+    if _is_int(rec.get("rank")) and rec["rank"] < 0:
+        probs.add(f"rank: negative ({rec['rank']})")
     if "gb_per_s" not in rec:
         probs.add("gb_per_s: missing")
     if _is_int(rec.get("bytes")) and rec["bytes"] < 1:

@@ -216,3 +216,16 @@ def test_buffers_hint_is_checked(capsys, tmp_path):
         capsys.readouterr().err
     assert main(["import", "--db", db, "--buffers", "D D",
                  str(DATA / "osu_bw_cuda.out")]) == 0
+
+
+def test_effbench_staged_text():
+    """effbench's OSU text under --stage-through-host says so below the title: every row
+    `staging` "through-host", never the same measurement as the device's own."""
+    parsed = parse_file(DATA / "osu_latency_cuda_staged.out", buffers="D D")
+    assert [(r["bytes"], r["t_avg_us"], r["staging"], r["memory"]) for r in parsed.results] == [
+        (1, 41.20, "through-host", {"send": "device", "recv": "device"}),
+        (2, 41.31, "through-host", {"send": "device", "recv": "device"})]
+    assert parsed.skipped_lines == 0
+    own = parse_file(DATA / "osu_latency_cuda_c.out", buffers="D D").results[0]
+    assert identity_key(own)[:-4] == identity_key(parsed.results[0])[:-4]
+    assert identity_key(own) != identity_key(parsed.results[0])

@@ -9,6 +9,7 @@ exists on the machines these tests run on."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -56,19 +57,22 @@ def osu_run(path: Path, devices=None, memory=None, scale=1.0, staging=None) -> P
     return path
 
 
-def devcopy_run(path: Path, devices=(H100,)) -> Path:
+def devcopy_run(path: Path, devices=(H100,), ranks=(0,)) -> Path:
     run = {"type": "run", "schema": 1, "tool": "effbench", "component": "devcopy",
-           "start": "2026-11-28T03:05:00Z", "procs": 1, "options": {"accelerator": "cuda"},
+           "start": "2026-11-28T03:05:00Z", "procs": len(ranks),
+           "options": {"accelerator": "cuda"},
            "devices": list(devices)}
     rows = []
-    for bench, memory, gbs in (("host_to_device", "pinned", 25.0),
-                               ("host_to_device", "pageable", 12.5),
-                               ("device_to_host", "pinned", 26.0),
-                               ("device_to_device", None, 1250.0)):
-        for nbytes in (1 << 20, 1 << 26):
-            t = nbytes / (gbs * 1e3)
-            rows.append(new_result("devcopy", bench, 1, nbytes, repetitions=20, t_avg_us=t,
-                                   t_min_us=t, t_max_us=t, gb_per_s=gbs, host_memory=memory))
+    for rank in ranks:  # as effbench devcopy writes them: rank by rank
+        for bench, memory, gbs in (("host_to_device", "pinned", 25.0 + rank),
+                                   ("host_to_device", "pageable", 12.5),
+                                   ("device_to_host", "pinned", 26.0),
+                                   ("device_to_device", None, 1250.0)):
+            for nbytes in (1 << 20, 1 << 26):
+                t = nbytes / (gbs * 1e3)
+                rows.append(new_result("devcopy", bench, 1, nbytes, repetitions=20,
+                                       t_avg_us=t, t_min_us=t, t_max_us=t, gb_per_s=gbs,
+                                       host_memory=memory, rank=rank))
     path.write_text("".join(json.dumps(r) + "\n" for r in [run, *rows, new_end(elapsed_s=2.0)]))
     return path
 
@@ -216,6 +220,13 @@ def test_report_device_and_devcopy_tables(tmp_path, runs):
     assert "<tr><td>1048576</td><td>25.00</td><td>12.50</td><td>26.00</td><td>1250.00</td>" \
         "</tr>" in page
     assert "host-device copy bandwidth (devcopy)" in page
+    two = parse_file(devcopy_run(tmp_path / "two.jsonl", [H100, {**H100, "rank": 1}], (0, 1)))
+    head, table = devcopy_table(two)
+    assert head[:3] == ["rank", "bytes", "host to device (pinned)"]
+    assert [row[:3] for row in table] == [["0", "1048576", "25.00"], ["0", "67108864", "25.00"],
+                                          ["1", "1048576", "26.00"], ["1", "67108864", "26.00"]]
+    # each rank's row is its own measurement
+    assert len(compare_runs(two, two).rows) == 16
     # host and device rows of osu_latency: separate traces, the device ones named so
     assert '"name":"host: 2 procs datatype=MPI_CHAR"' in page
     assert '"name":"device: 2 procs datatype=MPI_CHAR device-&gt;device memory"' in page
@@ -314,3 +325,30 @@ def test_imported_osu_gpu_text_meets_effbench_device_rows(runs):
     assert [(r.key[5], r.a) for r in rows] == [(8, 18.95), (1024, 21.57)]
     assert compare_runs(parse_file(osu_gpu), effbench).rows == []
     assert compare_runs(parse_file(osu_gpu, buffers="D D"), parse_file(runs["host"])).rows == []
+
+
+def test_devcopy_of_the_c_program_on_the_double(effbench_bin, mpiexec, mpi_env, tmp_path):
+    """`effbench devcopy` itself, on the tests' CUDA driver double (no GPU here), through
+    validation, the store, list's label and the report: named as the double everywhere."""
+    double = effbench_bin.parent / "libeb_cuda_double.so"
+    env = {**mpi_env, "EFFBENCH_LIBCUDA": str(double), "EB_CUDA_DOUBLE_DEVICES": "2"}
+    jsonl = tmp_path / "devcopy.jsonl"
+    proc = subprocess.run([*mpiexec, "-n", "2", str(effbench_bin), "devcopy", "-m", "1024:2048",
+                           "-i", "2", "-x", "1", "--json", str(jsonl)], env=env, timeout=600,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    parsed = parse_file(jsonl)
+    label = "2 x effbench CUDA driver double [CUDA driver double, not a GPU]"
+    with Store(str(tmp_path / "s.sqlite")) as store:
+        run_id, _ = store.import_run(parsed)
+        assert [r["device"] for r in store.list_runs()] == [label]
+        assert store.load(run_id).records() == parsed.records()
+    head, table = devcopy_table(parsed)
+    assert head == ["rank", "bytes", "host to device (pinned)", "host to device (pageable)",
+                    "device to host (pinned)", "device to host (pageable)", "device to device"]
+    assert [row[:2] for row in table] == [["0", "1024"], ["0", "2048"], ["1", "1024"],
+                                          ["1", "2048"]]
+    assert all(float(cell) > 0 for row in table for cell in row[2:])
+    page = write_report([("devcopy", parsed)], tmp_path / "rep", static=False).read_text()
+    assert "The CUDA driver double of effbench's tests ran here, not a GPU" in page
+    assert f"<th>devices</th><td>{label}</td>" in page

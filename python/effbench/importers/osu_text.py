@@ -27,6 +27,8 @@ PAIRS = re.compile(r"^# \[ pairs: (\d+) \] \[ window size: (\d+|varied) \]\s*$")
 FORKED = re.compile(r"^# Number of forked processes in (sender|receiver): (\d+)\s*$")
 BUFFERS = re.compile(r"^# (?:Send Buffer|Rank 0 Memory) on .*\((\w+)\) and "
                      r"(?:Receive Buffer|Rank 1 Memory) on .*\((\w+)\)\s*$")
+# effbench's OSU programs under --stage-through-host say so after the title (docs/gpu.md)
+STAGED = re.compile(r"^# Staged through host memory \(effbench --stage-through-host\)")
 INIT = re.compile(r"^nprocs: (\d+), min: (\d+) ms, max: (\d+) ms, avg: (\d+) ms\s*$")
 HELLO = re.compile(r"^This is a test with (\d+) processes\s*$")
 TOPOLOGY = re.compile(r"^Time took to create topology graph:\s*\S+ us\.\s*$")
@@ -113,6 +115,8 @@ class _Output:
                 naming["window_size"] = int(m.group(2))
         elif (m := BUFFERS.match(line)):
             naming["buffers"] = f"{m.group(1)} {m.group(2)}"
+        elif STAGED.match(line):
+            naming["staging"] = "through-host"
         elif line.rstrip() in MATRIX:
             t.matrix, t.columns = MATRIX[line.rstrip()], None
         elif t.matrix and WINDOW_SIZES.match(line):

@@ -5,6 +5,8 @@ Revision ID: 0006
 Revises: 0005
 """
 
+import re
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -37,6 +39,8 @@ def _label(devices):
     counts = {}
     for dev in devices:
         if isinstance(dev, dict):
+            if DOUBLE_LIBRARY in str(dev.get("library") or "") and dev.get("name"):
+                dev = {**dev, "name": re.sub(r" \d+$", "", str(dev["name"]))}
             counts[_device_name(dev)] = counts.get(_device_name(dev), 0) + 1
     text = " + ".join(f"{n} x {name}" if n > 1 else name for name, n in counts.items())
     return text[:255] or None
