@@ -45,15 +45,10 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
     if ra.get("program") != rb.get("program"):  # OSU: osu_latency is not osu_bw
         out.append(Difference("program", ra.get("program"), rb.get("program"), True))
     oa, ob = ra.get("options") or {}, rb.get("options") or {}
-    # options only an importer of another format lacks are not a difference (an import of
-    # IMB-MPI1-GPU's text knows only its mem_alloc_type and accelerator: of another tool's
-    # run, only the options both records have are compared)
+    # options only an importer of another format lacks are not a difference
     if oa and ob:
         oa, ob = _with_defaults(ra.get("component"), oa), _with_defaults(rb.get("component"), ob)
-        keys = set(oa) | set(ob)
-        if ra.get("tool") and rb.get("tool") and ra["tool"] != rb["tool"]:
-            keys = set(oa) & set(ob)
-        for key in sorted(keys):
+        for key in sorted(set(oa) | set(ob)):
             if key in NOT_MEASURED or oa.get(key) == ob.get(key):
                 continue
             out.append(Difference(f"options.{key}", oa.get(key), ob.get(key), True))
@@ -85,6 +80,10 @@ def device_differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
     identity_key); the CUDA driver double is no GPU, so its figures never stand for a GPU's.
     Another GPU model is what a comparison may be for, as another host is."""
     out = []
+    for key in ("accelerator", "mem_alloc_type"):  # IMB-MPI1-GPU's, in the run record
+        va, vb = a.run.get(key), b.run.get(key)
+        if va != vb and (key in a.run or key in b.run):
+            out.append(Difference(key, va, vb, True))
     ma, mb = run_memory(a.results), run_memory(b.results)
     if ma != mb and a.results and b.results:
         out.append(Difference("buffer memory", ma, mb, True))

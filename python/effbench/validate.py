@@ -153,6 +153,10 @@ def _check_run(rec: dict, probs: Problems) -> None:
     _check_placement(rec, probs)
     _check_devices(rec, probs)
     _check_device_options(rec.get("options"), probs)
+    # IMB-MPI1-GPU and IMB-RMA-GPU say these in the run record itself
+    probs.need(rec, "program", "str", nullable=True)
+    _one_of(probs, "accelerator", rec.get("accelerator"), ACCELERATORS)
+    _one_of(probs, "mem_alloc_type", rec.get("mem_alloc_type"), MEM_ALLOC_TYPES)
 
 
 EXPECT_PLACEMENT = ("same-node", "different-nodes", "same-socket", "different-sockets",

@@ -54,6 +54,13 @@ def test_a_device_run_record_passes():
     assert record_problems(run_record(devices=None)) == []
     opts = {"mem_alloc_type": "shared", "accelerator": "cuda"}
     assert record_problems(run_record(component="mpi1", options=opts)) == []
+    imb_gpu = run_record(component="mpi1", options={}, program="IMB-MPI1-GPU",
+                         accelerator="cuda", mem_alloc_type="host")
+    assert record_problems(imb_gpu) == []
+    assert record_problems({**imb_gpu, "mem_alloc_type": "pinned"}) == [
+        'mem_alloc_type: "pinned" is none of cpu, device, host, shared']
+    assert record_problems({**imb_gpu, "accelerator": "nvidia"}) == [
+        'accelerator: "nvidia" is none of cuda, rocm, level_zero, openacc']
 
 
 @pytest.mark.parametrize("change, problem", [

@@ -256,7 +256,9 @@ def test_imb_mpi1_gpu_text(name, alloc, kind):
     sequence, else IMB's default since 2021.3 (device); every row's memory is that kind."""
     parsed = parse_file(IMB_GPU / f"IMB-MPI1-GPU_{name}.out")
     assert parsed.run["component"] == "mpi1" and parsed.run["methodology"] == "imb-2021.11"
-    assert parsed.run["options"] == {"mem_alloc_type": alloc, "accelerator": None}
+    assert parsed.run["options"] == {}
+    assert (parsed.run["program"], parsed.run["accelerator"], parsed.run["mem_alloc_type"]) \
+        == ("IMB-MPI1-GPU", None, alloc)
     assert [(r["benchmark"], r["bytes"], r.get("t_max_us"), r["memory"])
             for r in parsed.results] == [
         ("PingPong", 0, 12.51, {"send": kind, "recv": kind}),
@@ -270,7 +272,7 @@ def test_imb_gpu_text_of_an_older_imb_and_a_wrong_type(tmp_path):
     old = tmp_path / "old.out"
     old.write_text(text.replace("2021.11", "2021.2"))
     parsed = parse_file(old)  # before 2021.3 the default is not known
-    assert parsed.run["options"]["mem_alloc_type"] is None
+    assert parsed.run["mem_alloc_type"] is None
     assert {json.dumps(r["memory"]) for r in parsed.results} == {
         '{"send": "unknown", "recv": "unknown"}'}
     bad = tmp_path / "bad.out"
@@ -285,6 +287,7 @@ def test_imb_gpu_text_of_an_older_imb_and_a_wrong_type(tmp_path):
     plain.write_text(text.replace("MPI-1 part (GPU)", "MPI-1 part"))
     parsed = parse_file(plain)
     assert parsed.run["options"] == {} and all("memory" not in r for r in parsed.results)
+    assert "mem_alloc_type" not in parsed.run and "program" not in parsed.run
     assert isinstance(parsed, ParsedRun)
 
 

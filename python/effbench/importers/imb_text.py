@@ -210,10 +210,11 @@ class _Output:
 
 
     def _gpu_memory(self, run: dict) -> None:
-        """IMB-MPI1-GPU / IMB-RMA-GPU (docs/gpu-results.md): the run's mem_alloc_type (the
-        calling sequence's -mem_alloc_type, else IMB's default for the version: device since
-        2021.3, not known before), accelerator null (the text does not say CUDA or Level
-        Zero), and every row's memory (unknown where the type is)."""
+        """IMB-MPI1-GPU / IMB-RMA-GPU (docs/gpu-results.md), in the run record's fields as
+        effbench's IMB-MPI1-GPU writes them: program, mem_alloc_type (the calling sequence's
+        -mem_alloc_type, else IMB's default for the version: device since 2021.3, not known
+        before), accelerator null (the text does not say CUDA or Level Zero); and every row's
+        memory (unknown where the type is)."""
         words = self.command_line or []
         given = next((words[i + 1] for i, w in enumerate(words[:-1])
                       if w == "-mem_alloc_type"), None)
@@ -222,7 +223,8 @@ class _Output:
                               f"types ({', '.join(MEM_ALLOC_TYPES)})")
         version = tuple(int(v) for v in re.findall(r"\d+", self.version or "")[:2])
         alloc = given or ("device" if version >= MEM_ALLOC_DEFAULT_SINCE else None)
-        run["options"] = {"mem_alloc_type": alloc, "accelerator": None}
+        run.update(program=f"IMB-{'RMA' if self.component == 'rma' else 'MPI1'}-GPU",
+                   accelerator=None, mem_alloc_type=alloc)
         kind = MEM_ALLOC_TYPES.get(alloc, UNKNOWN)
         for rec in self.results:
             rec["memory"] = {"send": kind, "recv": kind}
