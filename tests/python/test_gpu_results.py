@@ -355,3 +355,18 @@ def test_devcopy_of_the_c_program_on_the_double(effbench_bin, mpiexec, mpi_env, 
     page = write_report([("devcopy", parsed)], tmp_path / "rep", static=False).read_text()
     assert "The CUDA driver double of effbench's tests ran here, not a GPU" in page
     assert f"<th>devices</th><td>{label}</td>" in page
+
+
+def test_key_figures_are_host_figures(runs):
+    """A dashboard's key figures (osu_latency 8 B, IMB's ping-pong) never come from device or
+    staged rows: IMB-MPI1-GPU's PingPong and effbench's device osu_latency give none."""
+    from effbench.keyfigures import key_values
+    assert key_values(parse_file(runs["host"]))["osu_latency 8 B"].value == 2 + 8 / 2e4
+    for name in ("device", "staged", "double"):
+        assert "osu_latency 8 B" not in key_values(parse_file(runs[name]))
+    imb_gpu = parse_file(IMB_GPU / "IMB-MPI1-GPU_default.out")
+    assert key_values(imb_gpu) == {}
+    host = parse_file(IMB_GPU / "IMB-MPI1-GPU_default.out")
+    for r in host.results:
+        r["memory"] = {"send": "host", "recv": "host"}  # -mem_alloc_type cpu
+    assert sorted(key_values(host)) == ["ping-pong bandwidth", "ping-pong latency"]
