@@ -123,7 +123,8 @@ def memory_kinds(rec: dict[str, Any]) -> tuple[str, str]:
 def device_identity(rec: dict[str, Any]) -> tuple:
     """The part of a row's identity (records.identity_key) that says where its buffers were:
     the send and receive memory, the staging method, and for managed memory OSU's letters
-    (MH and MD advise different locations; effbench's managed memory advises none)."""
+    where the row has them (MH and MD advise different locations: imported OSU text's rows of
+    managed memory meet only rows of the same letters)."""
     send, recv = memory_kinds(rec)
     managed = "managed" in (send, recv)
     return (send, recv, rec.get("staging"), rec.get("buffers") if managed else None)

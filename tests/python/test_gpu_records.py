@@ -236,3 +236,22 @@ def test_effbench_staged_text():
     own = parse_file(DATA / "osu_latency_cuda_c.out", buffers="D D").results[0]
     assert identity_key(own)[:-4] == identity_key(parsed.results[0])[:-4]
     assert identity_key(own) != identity_key(parsed.results[0])
+
+
+# effbench's own OSU programs under -d on the driver double: (files, import hints)
+EFFBENCH_OSU = {"osu_latency_staged_DD": {"buffers": "D D"}, "osu_put_bw_DH": {},
+                "osu_iallreduce_managed": {"procs": 2}}
+
+
+@pytest.mark.parametrize("name", sorted(EFFBENCH_OSU))
+def test_effbench_osu_text_and_records_agree(name):
+    """effbench's text of a -d run, imported, gives every row the memory and staging its
+    --json records say, and compare matches every row of the two (data/osu_gpu/README.md)."""
+    from effbench.compare import compare_runs
+    records = parse_file(DATA / "effbench" / f"{name}.jsonl")
+    text = parse_file(DATA / "effbench" / f"{name}.out", **EFFBENCH_OSU[name])
+    assert records.run["devices"][0]["name"] == "effbench CUDA driver double 0"
+    assert [(r["bytes"], r["memory"], r.get("staging")) for r in records.results] == [
+        (r["bytes"], r["memory"], r.get("staging")) for r in text.results]
+    rows = compare_runs(records, text).rows
+    assert len(rows) == len(records.results) and text.skipped_lines == 0
