@@ -370,3 +370,24 @@ def test_key_figures_are_host_figures(runs):
     for r in host.results:
         r["memory"] = {"send": "host", "recv": "host"}  # -mem_alloc_type cpu
     assert sorted(key_values(host)) == ["ping-pong bandwidth", "ping-pong latency"]
+
+
+@pytest.mark.parametrize("name, alloc, kind", [("host", "host", "pinned"),
+                                               ("dev", "device", "device")])
+def test_effbench_imb_mpi1_gpu_text_and_records_agree(name, alloc, kind):
+    """effbench's IMB-MPI1-GPU text (its "# Message buffers" and "# GPU of rank 0" lines)
+    imports to the run fields and memory its --json records have, rank 0's device named,
+    and compare matches every row."""
+    records = parse_file(IMB_GPU / "effbench" / f"IMB-MPI1-GPU_{name}.jsonl")
+    text = parse_file(IMB_GPU / "effbench" / f"IMB-MPI1-GPU_{name}.out")
+    for run in (records.run, text.run):
+        assert (run["program"], run["accelerator"], run["mem_alloc_type"]) == (
+            "IMB-MPI1-GPU", "cuda", alloc)
+    assert {json.dumps(r["memory"]) for r in records.results + text.results} == {
+        json.dumps({"send": kind, "recv": kind})}
+    dev = text.run["devices"][0]
+    assert (dev["rank"], dev["name"], dev["pci_bus_id"], dev["ordinal"], dev["count"]) == (
+        0, "effbench CUDA driver double 0", "0000:10:00.0", 0, 2)
+    assert dev["library"].endswith("libeb_cuda_double.so")
+    assert len(compare_runs(records, text).rows) == len(records.results) > 0
+    assert text.skipped_lines == 0

@@ -36,6 +36,10 @@ EFFBENCH_2021 = re.compile(r"Intel\(R\) MPI Benchmarks 2021\.11 methodology")
 # by default since IMB 2021.3; the text says which only on the calling sequence.
 GPU_PART = re.compile(r"\bpart\s+\(GPU\)")
 MEM_ALLOC_DEFAULT_SINCE = (2021, 3)
+# effbench's IMB-MPI1-GPU says both in its header (src/imb/driver/gpu.c)
+MESSAGE_BUFFERS = re.compile(r"^#\s*Message buffers\s*:\s*-mem_alloc_type\s+(\S+)")
+GPU_OF_RANK0 = re.compile(r"^#\s*GPU of rank 0\s*:\s*(?P<name>.+), PCI bus (?P<bus>\S+), "
+                          r"device (?P<ordinal>\d+) of (?P<count>\d+) \((?P<library>.*)\)\s*$")
 
 # Column heading (unit stripped, lower case) -> JSON field, as effbench's JSON names it
 # (effbench's own columns of -sync window, -repeat and quick mode included).
@@ -79,6 +83,7 @@ class _Output:
         self.skipped = skipped
         self.component = self.version = self.tool = self.methodology = None
         self.gpu = False
+        self.gpu_header: dict[str, str] = {}  # effbench's Message buffers and GPU lines
         self.header: dict[str, str] = {}
         self.command_line: list[str] | None = None
         self.results, self.result_lines = [], []
@@ -114,6 +119,10 @@ class _Output:
         """A line of the header: the hosts, the system, the calling sequence."""
         if (m := HOST.match(line)):
             self.hosts.append({"name": m.group(1), "ranks": _ranks(m.group(2))})
+        elif (m := MESSAGE_BUFFERS.match(line)):
+            self.gpu_header["mem_alloc_type"] = m.group(1)
+        elif (m := GPU_OF_RANK0.match(line)):
+            self.gpu_header.update(m.groupdict())
         elif (m := HEADER_FIELD.match(line)):
             self.header[m.group(1)] = m.group(2).strip()
         elif re.match(r"^#\s*Calling sequence was:", line):
@@ -216,15 +225,24 @@ class _Output:
         before), accelerator null (the text does not say CUDA or Level Zero); and every row's
         memory (unknown where the type is)."""
         words = self.command_line or []
-        given = next((words[i + 1] for i, w in enumerate(words[:-1])
-                      if w == "-mem_alloc_type"), None)
+        given = self.gpu_header.get("mem_alloc_type") or next(
+            (words[i + 1] for i, w in enumerate(words[:-1]) if w == "-mem_alloc_type"), None)
         if given is not None and given not in MEM_ALLOC_TYPES:
             raise FormatError(self.path, None, f"-mem_alloc_type {given}: not one of IMB's "
                               f"types ({', '.join(MEM_ALLOC_TYPES)})")
         version = tuple(int(v) for v in re.findall(r"\d+", self.version or "")[:2])
-        alloc = given or ("device" if version >= MEM_ALLOC_DEFAULT_SINCE else None)
+        # effbench's default is IMB 2021.11's
+        alloc = given or ("device" if self.tool == "effbench" or version >= MEM_ALLOC_DEFAULT_SINCE
+                          else None)
+        gpu = self.gpu_header
         run.update(program=f"IMB-{'RMA' if self.component == 'rma' else 'MPI1'}-GPU",
-                   accelerator=None, mem_alloc_type=alloc)
+                   accelerator="cuda" if "name" in gpu else None, mem_alloc_type=alloc)
+        if "name" in gpu:  # effbench's text names rank 0's device (CUDA: its only one yet)
+            run["devices"] = [{
+                "rank": 0, "host": None, "accel": "cuda", "ordinal": int(gpu["ordinal"]),
+                "count": int(gpu["count"]), "name": gpu["name"], "pci_bus_id": gpu["bus"],
+                "memory_bytes": None, "driver_version": None, "library": gpu["library"],
+                "visible_devices": None}]
         kind = MEM_ALLOC_TYPES.get(alloc, UNKNOWN)
         for rec in self.results:
             rec["memory"] = {"send": kind, "recv": kind}
