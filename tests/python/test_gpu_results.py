@@ -391,3 +391,17 @@ def test_effbench_imb_mpi1_gpu_text_and_records_agree(name, alloc, kind):
     assert dev["library"].endswith("libeb_cuda_double.so")
     assert len(compare_runs(records, text).rows) == len(records.results) > 0
     assert text.skipped_lines == 0
+
+
+def test_web_plot_of_devcopy(tmp_path, runs):
+    """The web plot offers devcopy's GB/s, one curve per direction and host memory."""
+    from effbench.web.query import plot_data
+    with Store(str(tmp_path / "p.sqlite")) as store:
+        run_id, _ = store.import_run(parse_file(runs["devcopy"]))
+        data = plot_data(store, [(run_id, "devcopy", "host_to_device")], "bytes", "gb_per_s")
+    assert data["ytitle"] == "bandwidth [GB/s = 10^9 bytes/s] (devcopy)"
+    assert [(t["name"], t["x"], t["y"]) for t in data["traces"]] == [
+        ("#1 ? np=1 [NVIDIA H100 80GB HBM3] · host_to_device · p=1 · host_memory=pinned · "
+         "rank=0", [1 << 20, 1 << 26], [25.0, 25.0]),
+        ("#1 ? np=1 [NVIDIA H100 80GB HBM3] · host_to_device · p=1 · host_memory=pageable · "
+         "rank=0", [1 << 20, 1 << 26], [12.5, 12.5])]

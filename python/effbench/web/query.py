@@ -29,7 +29,8 @@ Y_FIELDS = {"t_avg_us": "t_avg [usec]", "t_min_us": "t_min [usec]", "t_max_us": 
             "mbytes_per_s": "Mbytes/sec", "b_mb_per_s": "b_eff bandwidth [MB/s, accumulated]",
             "mb_per_s": "bandwidth [MB/s = 10^6 bytes/s] (b_eff_io, OSU)",
             "messages_per_s": "messages/s (OSU osu_mbw_mr)",
-            "overall_us": "overall [usec] (OSU non-blocking)"}
+            "overall_us": "overall [usec] (OSU non-blocking)",
+            "gb_per_s": "bandwidth [GB/s = 10^9 bytes/s] (devcopy)"}
 # The headline number of a selection when the URL does not name one: a time if there is one
 # (t_max_us: IMB text tables with one time column print only the maximum).
 Y_DEFAULT_ORDER = ("t_avg_us", "t_max_us", "b_mb_per_s", "mb_per_s", "mbytes_per_s")
