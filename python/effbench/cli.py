@@ -45,7 +45,8 @@ def cmd_import(args) -> int:
     with Store(args.db) as store:
         for path in args.files:
             try:
-                parsed = parse_file(path, args.format, procs=args.procs, program=args.program)
+                parsed = parse_file(path, args.format, procs=args.procs, program=args.program,
+                                    buffers=args.buffers)
                 # the store checks that its columns hold every value, naming the line
                 run_id, created = store.import_run(parsed, path=path)
             except FormatError as exc:
@@ -75,13 +76,13 @@ def cmd_list(args) -> int:
     with Store(args.db) as store:
         runs = store.list_runs()
     table = Table(title=f"runs in {args.db or 'the default store'}")
-    for col in ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
-                "machine", "source"):
+    # the device column where a stored run used one (docs/gpu-results.md)
+    columns = ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
+               "machine", *(("device",) if any(r["device"] for r in runs) else ()), "source")
+    for col in columns:
         table.add_column(col)
     for r in runs:
-        table.add_row(*(str(r[c]) if r[c] is not None else "" for c in
-                        ("id", "hash", "tool", "component", "procs", "rows", "start", "status",
-                         "machine", "source")))
+        table.add_row(*(str(r[c]) if r[c] is not None else "" for c in columns))
     _console().print(table)
     return EXIT_OK
 
@@ -105,12 +106,14 @@ def cmd_compare(args) -> int:
     if args.confidence is not None or args.json:
         return error("--confidence and --json are for groups (compare group:A group:B)")
     from .compare import compare_runs, print_comparison
-    from .comparable import describe, differences, methodology_refusal
+    from .comparable import describe, device_sides, differences, methodology_refusal
     run_a, label_a = load_ref(args.run_a, args.db)
     run_b, label_b = load_ref(args.run_b, args.db)
     refusal = methodology_refusal(run_a, run_b, label_a, label_b)
     if refusal:
         return error(refusal)
+    for line in device_sides(run_a, run_b, label_a, label_b):
+        print(line)
     diffs = differences(run_a, run_b)
     if diffs:  # before any ratio: what makes the runs differ
         print(f"{label_a} (A) and {label_b} (B) differ in:")
@@ -124,7 +127,10 @@ def cmd_compare(args) -> int:
     cmp = compare_runs(run_a, run_b, threshold=args.threshold / 100,
                        noise_floor=args.noise_floor / 100, min_bytes=args.min_bytes)
     if not cmp.rows and not cmp.headlines:
-        return error(f"{label_a} and {label_b} have no measurement in common")
+        memory = [d for d in diffs if d.what == "buffer memory"]
+        return error(f"{label_a} and {label_b} have no measurement in common" + (
+            f" (buffers {memory[0].a} against {memory[0].b}: figures of host and device "
+            "buffers are different quantities, never matched)" if memory else ""))
     print_comparison(cmp, _console(), label_a, label_b, only_changes=args.only_changes)
     return EXIT_REGRESSION if cmp.regressions else EXIT_OK
 
@@ -293,6 +299,9 @@ def _store_commands(sub) -> None:
                    "osu_init and the two-process programs (collectives need it)")
     s.add_argument("--program", default=None, choices=FAN_PROGRAMS,
                    help="OSU text: which program printed osu_bw's title over 'Avg Latency(us)'")
+    s.add_argument("--buffers", default=None, metavar="'X Y'",
+                   help="OSU text: the buffer letters of a point-to-point run under -d (\"D D\","
+                   " \"H D\", \"MH MD\"), which OSU 7.4 does not print (docs/gpu-results.md)")
     s.add_argument("--db", help=DB_HELP)
     s.set_defaults(func=cmd_import)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .devices import devices_label, is_double, run_memory
 from .records import ParsedRun, methodology, simulation_label
 
 # Options that say how a run was written or followed, not what it measures.
@@ -56,6 +57,7 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
     sa, sb = simulation_label(ra), simulation_label(rb)
     if sa != sb:  # simulated beside measured is what a prediction is for: no refusal
         out.append(Difference("simulation", sa or "measured", sb or "measured", False))
+    out += device_differences(a, b)
     if ra.get("procs") != rb.get("procs"):
         out.append(Difference("procs", ra.get("procs"), rb.get("procs"), False))
     hosts = [sorted(h.get("name") for h in (r.get("hosts") or [])) for r in (ra, rb)]
@@ -70,6 +72,39 @@ def differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
             continue  # a Slurm job's facts differ from job to job
         out.append(Difference(f"environment {key}", ea.get(key), eb.get(key), False))
     return out
+
+
+def device_differences(a: ParsedRun, b: ParsedRun) -> list[Difference]:
+    """Where the buffers were and on which devices (docs/gpu-results.md). Host-buffer and
+    device-buffer figures are different quantities (their rows never match, records.
+    identity_key); the CUDA driver double is no GPU, so its figures never stand for a GPU's.
+    Another GPU model is what a comparison may be for, as another host is."""
+    out = []
+    for key in ("accelerator", "mem_alloc_type"):  # IMB-MPI1-GPU's, in the run record
+        va, vb = a.run.get(key), b.run.get(key)
+        if va != vb and (key in a.run or key in b.run):
+            out.append(Difference(key, va, vb, True))
+    ma, mb = run_memory(a.results), run_memory(b.results)
+    if ma != mb and a.results and b.results:
+        out.append(Difference("buffer memory", ma, mb, True))
+    da, db = a.run.get("devices") or [], b.run.get("devices") or []
+    la, lb = devices_label(da) or "none", devices_label(db) or "none"
+    if la != lb:
+        double = any(map(is_double, da)) != any(map(is_double, db))
+        out.append(Difference("devices", la, lb, double))
+    return out
+
+
+def device_sides(a: ParsedRun, b: ParsedRun, label_a: str, label_b: str) -> list[str]:
+    """compare's lines naming each side's devices and buffer memory, where either run used a
+    device or device memory; none for two host runs."""
+    memory = [run_memory(r.results) for r in (a, b)]
+    labels = [devices_label(r.run.get("devices")) for r in (a, b)]
+    if not any(labels) and all(m in ("host->host", "no rows") for m in memory):
+        return []
+    return [f"{side} = {label}: devices {name or 'none (no device opened)'}"
+            + (f"; buffers {mem}" if mem != "no rows" else "")
+            for side, label, name, mem in zip("AB", (label_a, label_b), labels, memory)]
 
 
 def methodology_refusal(a: ParsedRun, b: ParsedRun, label_a: str, label_b: str) -> str | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .compare import headline_values
 from .component_names import MPI1
+from .devices import device_identity
 from .records import ParsedRun, headline_time
 
 
@@ -56,9 +57,15 @@ OSU_ROWS = ((OSU_LATENCY_8, "osu_latency", 8, "t_avg_us"),
 ROW_COMPONENT = MPI1
 
 
+def host_buffers(rec: dict) -> bool:
+    """Whether a row's buffers were host memory, not staged: the key figures are host
+    figures, never a device-buffer row's (docs/gpu-results.md)."""
+    return device_identity(rec)[:3] == ("host", "host", None)
+
+
 def _plain_rows(run: ParsedRun, benchmark: str) -> list[dict]:
     return [r for r in run.results if r["component"] == ROW_COMPONENT
-            and r["benchmark"] == benchmark and r.get("group") is None
+            and r["benchmark"] == benchmark and r.get("group") is None and host_buffers(r)
             and headline_time(r) is not None and headline_time(r) > 0]
 
 
@@ -99,6 +106,7 @@ def _osu(run: ParsedRun, figure: KeyFigure, program: str, nbytes: int, field: st
     for r in run.results:
         if (r["component"] == "osu" and r["benchmark"] == program and r["bytes"] == nbytes
                 and r.get("datatype") in (None, "MPI_CHAR") and not r.get("accelerator")
+                and host_buffers(r)
                 and r.get(field) is not None and r[field] > 0):
             return KeyValue(figure, r[field], f"{program}, {nbytes} bytes")
     return None

@@ -12,8 +12,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .component_names import (BEFF, BEFF_IO, COMPONENTS, EXPLAIN, IMB_FAMILIES, MT, NODES, OSU,
-                              P2P, REPROMPI, SKAMPI, current_name, hash_spelling)
+from .component_names import (BEFF, BEFF_IO, COMPONENTS, DEVCOPY, EXPLAIN, IMB_FAMILIES, MT,
+                              NODES, OSU, P2P, REPROMPI, SKAMPI, current_name, hash_spelling)
+from .devices import device_identity
 
 SCHEMA = 1
 # Whose methodology produced a record's numbers (the loop, the timing, the reduction over the
@@ -24,7 +25,7 @@ DEFAULT_METHODOLOGY = {**{c: "imb-4.0" for c in IMB_FAMILIES},
                        BEFF: "beff-3.6", BEFF_IO: "beff_io-2.1", SKAMPI: "skampi-5",
                        NODES: "effbench-nodes", OSU: "osu-7.4",
                        P2P: "imb-p2p-2021.11", MT: "imb-mt-2021.11", REPROMPI: "reprompi",
-                       EXPLAIN: "explain"}
+                       EXPLAIN: "explain", DEVCOPY: "effbench-devcopy"}
 
 # Core `result` fields, in the order the C program writes them; the store keeps each in a column.
 RESULT_CORE = (
@@ -214,15 +215,19 @@ IDENTITY_FIELDS = {
     BEFF_IO: ("level", "access", "pattern_type", "pattern"),
     SKAMPI: ("chunks",),
     NODES: ("node_a", "node_b"),  # the pair of nodes
-    # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records")
+    # OSU: what the title and the lines above a table say (docs/json-lines.md, "OSU records");
+    # its -d and buffer letters are in every component's device part (devices.device_identity)
     OSU: ("datatype", "window", "sync", "pairs", "window_size", "sender_processes",
-            "receiver_processes", "sender_threads", "receiver_threads", "accelerator", "buffers"),
+            "receiver_processes", "sender_threads", "receiver_threads"),
     MT: ("threads", "window_size"),  # IMB-MT: threads per process, UniBand/BiBand's window
     # ReproMPI: how processes were synchronised and times formed, the data (docs/reprompi.md)
     REPROMPI: ("proc_sync", "clock_sync", "runtime_type", "datatype", "operation", "root",
                "mockup"),
     # effbench explain: one row per method of the run and its reference (docs/methods.md)
     EXPLAIN: ("method", "reference"),
+    # devcopy: the direction is the benchmark; pinned or pageable host memory (null: d2d), and
+    # the rank whose GPU copied (each rank measures its own, one after another)
+    DEVCOPY: ("host_memory", "rank"),
 }
 IDENTITY_CORE = ("component", "benchmark", "group", "mode", "procs", "bytes")
 # What an absent naming field means (IMB's own timing), and goes without saying in labels.
@@ -230,8 +235,11 @@ IDENTITY_DEFAULTS = {"sync": "barrier"}
 
 
 def identity_key(rec: dict[str, Any]) -> tuple:
-    """What makes two result rows "the same measurement" in two runs (for compare/report)."""
+    """What makes two result rows "the same measurement" in two runs (for compare/report):
+    the core coordinates, the component's naming fields, the methodology and where the
+    buffers were (host, device, managed or pinned memory, staged or not: a host-buffer figure
+    is never the same quantity as a device-buffer one)."""
     return (tuple(rec.get(k) for k in IDENTITY_CORE)
             + tuple(rec.get(k, IDENTITY_DEFAULTS.get(k))
                     for k in IDENTITY_FIELDS.get(rec["component"], ()))
-            + (methodology(rec),))
+            + (methodology(rec),) + device_identity(rec))

@@ -17,7 +17,9 @@ from .components import (BEFF_IO_ACCESS, BEFF_IO_TABLE_PATTERNS, BEFF_IO_TYPES, 
                          beff_analysis)
 from .heatmap import run_heatmaps, write_png
 from .plotfig import Figure, Panel, Trace, plotly_spec, slug, write_static
+from .devices import devices_label, memory_label
 from .records import IDENTITY_FIELDS, ParsedRun, headline_time, simulation_label
+from .report_device import devcopy_figures, devcopy_html, devices_html
 from .report_explain import explain_figures
 from .report_history import OVERLAY_NOTE, HistorySection, overlay
 
@@ -123,10 +125,11 @@ def osu_figures(label: str, run: ParsedRun) -> list[Figure]:
         time_panel = Panel("time", "message size [bytes]", "latency [usec]")
         bw_panel = Panel("bandwidth", "message size [bytes]", "bandwidth [MB/s = 10^6 bytes/s]")
         naming = [k for k in IDENTITY_FIELDS["osu"] if any(r.get(k) is not None for r in brows)]
-        for key, srows in _by([r for r in brows if r["bytes"] > 0], "procs", *naming).items():
+        sized = [{**r, "memory_label": memory_label(r)} for r in brows if r["bytes"] > 0]
+        for key, srows in _by(sized, "procs", *naming, "memory_label").items():
             srows = sorted(srows, key=lambda r: r["bytes"])
             name = " ".join([f"{key[0]} procs"] + [f"{k}={v}" for k, v in zip(naming, key[1:])
-                                                   if v is not None])
+                                                   if v is not None] + [key[-1]]).strip()
             for panel, field in ((time_panel, "t_avg_us"), (bw_panel, "mb_per_s")):
                 got = [r for r in srows if r.get(field) is not None]
                 if got:
@@ -242,7 +245,8 @@ def comparison_figures(label: str, run: ParsedRun) -> list[Figure]:
 def build_figures(label: str, run: ParsedRun) -> list[Figure]:
     return (benchmark_figures(label, run) + collective_procs_figures(label, run)
             + osu_figures(label, run) + beff_figures(label, run) + beff_io_figures(label, run)
-            + comparison_figures(label, run) + explain_figures(label, run.results))
+            + comparison_figures(label, run) + explain_figures(label, run.results)
+            + devcopy_figures(label, run))
 
 
 # --- HTML (plotly) -------------------------------------------------------------------------------
@@ -262,6 +266,7 @@ def _run_header(label: str, run: ParsedRun) -> str:
                  str(uname.get(k)) for k in ("sysname", "nodename", "release", "machine")
                  if uname.get(k))),
              ("MPI library", r.get("mpi_library")), ("MPI version", r.get("mpi_version")),
+             ("devices", devices_label(r.get("devices"))),
              ("command line", " ".join(r.get("command_line") or [])),
              ("status", (run.end or {}).get("status", "no end record: incomplete run")),
              ("result rows", len(run.results))]
@@ -270,6 +275,7 @@ def _run_header(label: str, run: ParsedRun) -> str:
     out = f"<h2>{html.escape(label)}</h2><table class='facts'>{rows}</table>"
     if r.get("check"):
         out += "<p class='warn'>Run with -check: the timings are not for publication.</p>"
+    out += devices_html(run) + devcopy_html(run)
     if simulation_label(r):
         out += (f"<p class='warn sim'>{html.escape(simulation_label(r))}: these numbers are a "
                 "SimGrid prediction, not a measurement.</p>")

@@ -13,7 +13,9 @@ import math
 from pathlib import Path
 from typing import Any, Iterable
 
-from .component_names import COMPONENTS, current_name
+from .component_names import COMPONENTS, DEVCOPY, current_name
+from .devices import (ACCELERATORS, DEVCOPY_BENCHMARKS, DEVCOPY_HOST_MEMORY, IMPORTED_KINDS,
+                      MEM_ALLOC_TYPES, OSU_LETTERS, STAGING)
 
 RECORD_TYPES = ("run", "result", "summary", "skip", "resume", "end")
 
@@ -22,7 +24,7 @@ ORDER_SLACK = 1e-9
 
 # Field-name endings of quantities that can never be negative.
 NON_NEGATIVE_SUFFIXES = ("_us", "_s", "_ms", "mb_per_s", "mbytes_per_s", "_bytes", "_pct",
-                         "_mb", "_gb")
+                         "_mb", "_gb", "gb_per_s")
 # Differences of times, which may be negative (effbench explain's records: docs/json-lines.md).
 SIGNED_FIELDS = ("difference_us", "unexplained_us", "share_us")
 
@@ -125,6 +127,9 @@ def _check_result(rec: dict, probs: Problems) -> None:
         probs.add(f"overlap_pct: {pct} outside 0-100")
     probs.need(rec, "resolution_limited", "bool", nullable=True)
     _ordered(rec, probs)
+    _check_memory(rec, probs)
+    if current_name(rec.get("component")) == DEVCOPY:
+        _check_devcopy(rec, probs)
 
 
 def _check_run(rec: dict, probs: Problems) -> None:
@@ -146,6 +151,12 @@ def _check_run(rec: dict, probs: Problems) -> None:
             isinstance(a, str) for a in rec["command_line"]):
         probs.add("command_line: every word must be a string")
     _check_placement(rec, probs)
+    _check_devices(rec, probs)
+    _check_device_options(rec.get("options"), probs)
+    # IMB-MPI1-GPU and IMB-RMA-GPU say these in the run record itself
+    probs.need(rec, "program", "str", nullable=True)
+    _one_of(probs, "accelerator", rec.get("accelerator"), ACCELERATORS)
+    _one_of(probs, "mem_alloc_type", rec.get("mem_alloc_type"), MEM_ALLOC_TYPES)
 
 
 EXPECT_PLACEMENT = ("same-node", "different-nodes", "same-socket", "different-sockets",
@@ -171,6 +182,107 @@ def _check_placement(rec: dict, probs: Problems) -> None:
             if value is not None and not (isinstance(value, list) and all(
                     _is_int(v) and v >= 0 for v in value)):
                 probs.add(f"placement[{i}].{key}: expected null or a list of integers >= 0")
+
+
+def _one_of(probs: Problems, name: str, value: Any, allowed, nullable: bool = True) -> None:
+    if value is None and nullable:
+        return
+    if value not in allowed:
+        probs.add(f"{name}: {json.dumps(value)[:40]} is none of "
+                  f"{', '.join(str(a) for a in allowed)}")
+
+
+# devices[] of a run record (src/core/device.h, eb_device_json): field -> type
+DEVICE_FIELDS = {"rank": "int", "host": "str", "accel": "str", "ordinal": "int", "count": "int",
+                 "name": "str", "pci_bus_id": "str", "memory_bytes": "int",
+                 "driver_version": "int", "library": "str", "visible_devices": "str"}
+DEVICE_REQUIRED = ("rank", "accel", "name")
+
+
+def _check_devices(rec: dict, probs: Problems) -> None:
+    """The run's devices (docs/gpu-results.md): null, or one object per rank that opened one,
+    each rank once and below procs, the accelerator one of ACCELERATORS."""
+    probs.need(rec, "devices", "list", nullable=True)
+    devices = rec.get("devices")
+    if not isinstance(devices, list):
+        return
+    ranks = set()
+    for i, dev in enumerate(devices):
+        where = f"devices[{i}]"
+        if not isinstance(dev, dict):
+            probs.add(f"{where}: expected an object")
+            continue
+        sub = Problems()
+        for key, kind in DEVICE_FIELDS.items():
+            sub.need(dev, key, kind, nullable=key not in DEVICE_REQUIRED)
+        probs.items += [f"{where}.{p}" for p in sub.items]
+        _one_of(probs, f"{where}.accel", dev.get("accel"), ACCELERATORS)
+        for key in ("rank", "ordinal", "memory_bytes", "driver_version"):
+            if _is_int(dev.get(key)) and dev[key] < 0:
+                probs.add(f"{where}.{key}: negative ({dev[key]})")
+        if _is_int(dev.get("count")) and dev["count"] < 1:
+            probs.add(f"{where}.count: {dev['count']} < 1 (a rank with a device sees one)")
+        if _is_int(dev.get("ordinal")) and _is_int(dev.get("count")) \
+                and dev["ordinal"] >= dev["count"]:
+            probs.add(f"{where}.ordinal: {dev['ordinal']} is not below count {dev['count']}")
+        rank = dev.get("rank")
+        if _is_int(rank):
+            if rank in ranks:
+                probs.add(f"{where}.rank: rank {rank} is listed twice")
+            ranks.add(rank)
+            if _is_int(rec.get("procs")) and rank >= rec["procs"]:
+                probs.add(f"{where}.rank: {rank} is not below procs {rec['procs']}")
+
+
+def _check_device_options(options: Any, probs: Problems) -> None:
+    """The device options of a run (OSU's buffers, accelerator, staging; IMB-MPI1-GPU's
+    mem_alloc_type): the words their programs take."""
+    if not isinstance(options, dict):
+        return
+    buffers = options.get("buffers")
+    if buffers is not None and not (isinstance(buffers, str) and len(buffers.split(" ")) == 2
+                                    and all(b in OSU_LETTERS for b in buffers.split(" "))):
+        probs.add(f"options.buffers: {json.dumps(buffers)[:40]} is not two of OSU's buffer "
+                  f"letters ({', '.join(OSU_LETTERS)}) separated by a blank, e.g. \"D D\"")
+    _one_of(probs, "options.accelerator", options.get("accelerator"), ACCELERATORS)
+    _one_of(probs, "options.staging", options.get("staging"), STAGING)
+    _one_of(probs, "options.mem_alloc_type", options.get("mem_alloc_type"), MEM_ALLOC_TYPES)
+
+
+def _check_memory(rec: dict, probs: Problems) -> None:
+    """A row's buffers: "memory" {"send": KIND, "recv": KIND} and "staging", where present."""
+    if "memory" in rec:
+        memory = rec["memory"]
+        if not isinstance(memory, dict) or set(memory) != {"send", "recv"}:
+            probs.add(f"memory: expected {{\"send\": KIND, \"recv\": KIND}}, found "
+                      f"{json.dumps(memory)[:40]}")
+        else:
+            for side in ("send", "recv"):
+                _one_of(probs, f"memory.{side}", memory[side], IMPORTED_KINDS, nullable=False)
+    if "staging" in rec:
+        _one_of(probs, "staging", rec["staging"], STAGING, nullable=False)
+
+
+def _check_devcopy(rec: dict, probs: Problems) -> None:
+    """devcopy's rows (docs/gpu-results.md): a direction, the host memory of the copies that
+    have one, a size of at least one byte, the times and the GB/s of the mean time."""
+    _one_of(probs, "benchmark", rec.get("benchmark"), DEVCOPY_BENCHMARKS, nullable=False)
+    if rec.get("benchmark") == "device_to_device":
+        if rec.get("host_memory") is not None:
+            probs.add(f"host_memory: {json.dumps(rec['host_memory'])} in a device_to_device "
+                      "row (it has no host memory: null)")
+    elif rec.get("benchmark") in DEVCOPY_BENCHMARKS:
+        _one_of(probs, "host_memory", rec.get("host_memory"), DEVCOPY_HOST_MEMORY,
+                nullable=False)
+    for key in ("t_avg_us", "t_min_us", "t_max_us", "gb_per_s"):
+        probs.need(rec, key, "num", nullable=True)
+    probs.need(rec, "rank", "int", nullable=True)
+    if _is_int(rec.get("rank")) and rec["rank"] < 0:
+        probs.add(f"rank: negative ({rec['rank']})")
+    if "gb_per_s" not in rec:
+        probs.add("gb_per_s: missing")
+    if _is_int(rec.get("bytes")) and rec["bytes"] < 1:
+        probs.add(f"bytes: {rec['bytes']} < 1 (a copy moves at least one byte)")
 
 
 def _check_end(rec: dict, probs: Problems) -> None:

@@ -13,6 +13,7 @@
 #ifndef EB_OSU_H
 #define EB_OSU_H
 
+#include "core/device.h"
 #include "osu/osu_optsets.h"
 
 #include <mpi.h>
@@ -84,8 +85,17 @@ typedef struct osu_options {
     char nhbr_file[1024];
     osu_win win;          /* -w */
     osu_sync sync;        /* -s */
-    char buffers_asked[8];/* the buffer letters as typed ("D D"), "" if none: effbench, like
-                           * OSU 7.4 built without accelerators, uses host buffers for them */
+    char buffers_asked[8];/* the buffer letters as typed ("D D"), "" if none: without -d
+                           * effbench, like OSU 7.4 built without accelerators, uses host
+                           * buffers for them */
+    /* -d (osu_accel.c): the accelerator, OSU's MANAGED, and with it the buffer letters in
+     * force, rank 0's (OSU's SRC) and rank 1's (DST): "H", "D", "M" or "MH" */
+    eb_accel accel;       /* EB_ACCEL_NONE without -d */
+    int managed;          /* -d managed, as OSU keeps it (a D or M letter of a
+                           * point-to-point program makes it -d cuda, as OSU's setAccel) */
+    char src[3], dst[3];
+    int m_deprecated;     /* a bare M letter: OSU's warning, taken as MH */
+    int stage;            /* --stage-through-host (effbench's) */
     /* effbench's own options */
     const char *json_path;
     int resume;
@@ -137,6 +147,7 @@ struct osu_prog {
     const char *usage;      /* -h's first line(s) when not "Usage: NAME [options]\nOptions:\n" */
     int mem_limit;          /* collectives: -M limits max_size (1) or max_size * procs (2) */
     int threads;            /* runs threads: MPI_Init_thread asks MPI_THREAD_MULTIPLE, -t counts threads */
+    int stages;             /* --stage-through-host is built for it (osu_accel.h) */
     /* Optional printers for formats of their own (rank 0, stdout); NULL: the
      * kind's (osu_text.c).  preamble: what comes before the first table
      * (the title included); header: a table's column line; row: a row. */
@@ -158,6 +169,8 @@ struct osu_ctx {
     long iterations, skip;  /* for the current size */
     double *lat;            /* -z: [iterations] per-iteration times (us), else NULL */
     void *priv;             /* the program's state */
+    int side;               /* -d: this rank's buffer letter, 0 OSU's SRC, 1 DST, as the
+                             * program's setup decides it; -1: by rank (osu_accel.c) */
 };
 
 /* One printed row; NAN where the row has no such value. */

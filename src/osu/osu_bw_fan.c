@@ -99,15 +99,18 @@ static int layout(osu_ctx *c, fan_state *f, char *err, size_t n)
     return 0;
 }
 
+/* The layout first: -d's buffers are OSU's SRC letter's on the parent node, DST's on the
+ * others (its allocate_memory_pt2pt(..., !is_parent)). */
 static int fan_setup(osu_ctx *c, int fan_in, char *err, size_t n)
 {
-    if (osu_p2p_setup(c, c->o->window_size, err, n))
-        return -1;
     fan_state *f = eb_calloc(1, sizeof *f);
-    osu_p2p_of(c)->program = f;
     f->fan_in = fan_in;
     if (layout(c, f, err, n))
         return -1;
+    c->side = !f->on_parent;
+    if (osu_p2p_setup(c, c->o->window_size, err, n))
+        return -1;
+    osu_p2p_of(c)->program = f;
     f->req = eb_calloc((size_t)c->o->window_size * (size_t)f->npeers, sizeof *f->req);
     return 0;
 }

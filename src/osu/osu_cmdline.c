@@ -6,6 +6,7 @@
 #include "osu/osu_options.h"
 
 #include "core/error.h"
+#include "osu/osu_accel.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -54,6 +55,8 @@ static int take_effbench_options(osu_options *o, int argc, char **argv, int *che
         const char *a = argv[i];
         if (!strcmp(a, "-check") || !strcmp(a, "--check")) {
             *check = 1;
+        } else if (!strcmp(a, "--stage-through-host")) {
+            o->stage = 1;
         } else if (!strcmp(a, "--json") || !strcmp(a, "--resume")) {
             if (i + 1 >= argc)
                 return eb_err(err, n, "%s needs a file name", a);
@@ -74,8 +77,10 @@ static int take_effbench_options(osu_options *o, int argc, char **argv, int *che
  * them only after -d, so "D D" or "M M" alone runs on host buffers there:
  * ReFrame's hpctestlib check runs `osu_bw ... -c D D` on CPU partitions and
  * expects Pass.  effbench takes them alike and keeps what was typed in
- * o->buffers_asked (the run record and a note on stderr say so). */
-static int buffer_args(osu_options *o, int argc, char **argv, int first, char *err, size_t n)
+ * o->buffers_asked (the run record and a note on stderr say so).  With -d
+ * they say where the buffers are (osu_accel_letters): H, D, M, MH. */
+static int buffer_args(const osu_prog *p, osu_options *o, int argc, char **argv, int first,
+                       char *err, size_t n)
 {
     int buffer_type = argc > first && strlen(argv[first]) <= 2 && strchr("HDM", argv[first][0]);
     if (argc > first && !buffer_type)
@@ -85,14 +90,16 @@ static int buffer_args(osu_options *o, int argc, char **argv, int first, char *e
     if (argc - first != 0 && argc - first != 2)
         return eb_err(err, n, "buffer types come as a pair (e.g. H H), not '%s' alone",
                       argv[first]);
+    const char *a = argc - first == 2 ? argv[first] : NULL, *b = a ? argv[first + 1] : NULL;
+    if (o->accel)
+        return osu_accel_letters(p, o, a, b, err, n);
     for (int i = first; i < argc; i++)
         if (strcmp(argv[i], "H") && strcmp(argv[i], "D") && strcmp(argv[i], "M"))
             return eb_err(err, n, "unknown buffer type '%s' (H host, D device, M managed)",
                           argv[i]);
-    if (argc - first == 2)
-        snprintf(o->buffers_asked, sizeof o->buffers_asked, "%s %s", argv[first],
-                 argv[first + 1]);
-    return 0;
+    if (a)
+        snprintf(o->buffers_asked, sizeof o->buffers_asked, "%s %s", a, b);
+    return osu_accel_letters(p, o, NULL, NULL, err, n);
 }
 
 int osu_parse(const osu_prog *p, osu_options *o, int argc, char **argv, char *err, size_t n)
@@ -128,7 +135,7 @@ int osu_parse(const osu_prog *p, osu_options *o, int argc, char **argv, char *er
         else
             status = osu_take(p, o, c, optarg, err, n);
     }
-    if (status == OSU_PARSE_RUN && buffer_args(o, ac, av, optind, err, n))
+    if (status == OSU_PARSE_RUN && buffer_args(p, o, ac, av, optind, err, n))
         status = OSU_PARSE_ERROR;
     if (status == OSU_PARSE_RUN && o->min_size > o->max_size)
         status = eb_err(err, n, "Invalid Message Size: minimum %zu above maximum %zu [-m]",
@@ -156,6 +163,14 @@ void osu_print_help(const osu_prog *p, FILE *f)
         if (l)
             fprintf(f, "  -%c, --%-20s%s\n", *s, l->name, l->help);
     }
+    /* the letters listed are OSU's build without accelerators (its help text); OSU's
+     * accelerator build's -d and [SRC DST] come with effbench's own */
     fprintf(f, "effbench adds: -check (the data check of -c), --json FILE (JSON Lines "
                "records), --resume FILE, --row-timeout SECONDS, --expect-placement WHERE\n");
+    if (osu_takes_accel(p))
+        fprintf(f, "and OSU's accelerator options: -d, --%s %s%s%s\n", osu_long_name('d'),
+                osu_letter_of('d')->help,
+                p->bench != OSU_COLLECTIVE ? "; [SRC DST] buffer types with -d, rank 0's and "
+                                             "rank 1's: D device, H host, MH (or M) managed" : "",
+                p->stages ? "; --stage-through-host (with -d)" : "");
 }

@@ -57,7 +57,7 @@ long coll_blocking_check(osu_ctx *c)
 /* ---- the programs ------------------------------------------------------------ */
 
 #define BLOCKING COLL_PROG_COMMON, .measure = coll_blocking_measure, .datatype_lines = 1, \
-    .check = coll_blocking_check
+    .check = coll_blocking_check, .stages = 1 /* --stage-through-host: coll_run */
 #define MOVES BLOCKING, .mem_limit = 2   /* -M: OSU limits max size * processes */
 #define REDUCES BLOCKING, .mem_limit = 1, .reduction = 1
 
@@ -86,7 +86,7 @@ static const coll_prog PROGS[] = {
     /* one row without a size; nothing to check; no barrier besides the timed one */
     {.prog = {.name = "osu_barrier", .title = "OSU MPI%s Barrier Latency Test",
               .optstring = OSU_OPTS_COLL_BARRIER, COLL_PROG_COMMON,
-              .measure = coll_blocking_measure, .no_size = 1},
+              .measure = coll_blocking_measure, .no_size = 1, .stages = 1},
      .kind = EB_CALL_BARRIER, .sync = SYNC_NONE},
     /* OSU's broadcast has no barrier before the iterations; its root is 0 */
     {.prog = {.name = "osu_bcast", .title = "OSU MPI%s Broadcast Latency Test",

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/simulate.h"
+#include "osu/osu_accel.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -46,10 +47,20 @@ int coll_alloc(osu_ctx *c, int peers, char *err, size_t n)
     if (st->r_len > INT_MAX || st->s_len > INT_MAX)
         return eb_err(err, n, "%s: %zu bytes per process on %d processes exceed MPI's int "
                       "counts: lower -m", c->prog->name, o->max_size, st->peers);
-    st->s = osu_alloc(st->s_len);
-    st->r = osu_alloc(st->r_len);
-    if (flow == EB_FLOW_REDUCE && o->in_place)
-        st->spare = osu_alloc(st->r_len);
+    st->mem = osu_rank_kind(c);
+    st->s = osu_buf_try(st->mem, st->s_len, err, n);
+    st->r = st->s ? osu_buf_try(st->mem, st->r_len, err, n) : NULL;
+    if (st->r && flow == EB_FLOW_REDUCE && o->in_place && !(st->spare = osu_buf_try(
+            st->mem, st->r_len, err, n)))
+        st->r = NULL;
+    if (!st->r)
+        return -1; /* device memory ran out: the seam's message */
+    if (st->mem != EB_MEM_HOST) {
+        st->hs = osu_alloc(st->s_len);
+        st->hr = osu_alloc(st->r_len);
+        st->hspare = st->spare ? osu_alloc(st->r_len) : NULL;
+        osu_buf_set(st->mem, st->s, 1, st->s_len); /* OSU's set_buffer: send 1, receive 0 */
+    }
     size_t np = (size_t)st->peers;
     st->scounts = eb_calloc(np, sizeof *st->scounts);
     st->sdispls = eb_calloc(np, sizeof *st->sdispls);
@@ -85,9 +96,12 @@ void coll_teardown(osu_ctx *c)
     if (st->comm != c->comm && st->comm != MPI_COMM_NULL)
         MPI_Comm_free(&st->comm);
     eb_nhbr_p2p_free(st->p2p);
-    osu_free(st->s);
-    osu_free(st->r);
-    osu_free(st->spare);
+    osu_buf_free(st->mem, st->s);
+    osu_buf_free(st->mem, st->r);
+    osu_buf_free(st->mem, st->spare);
+    osu_free(st->hs);
+    osu_free(st->hr);
+    osu_free(st->hspare);
     void *mem[] = {st->scounts, st->sdispls, st->rcounts, st->rdispls, st->wdispls,
                    st->adispls, st->types, st->sources, st->destinations};
     for (size_t k = 0; k < sizeof mem / sizeof *mem; k++)
@@ -196,11 +210,57 @@ void coll_args_at(osu_ctx *c, long i) { coll_args_for(c, coll_root(c, i)); }
 
 /* ---- issuing the call: the table's forms, or the emulated neighbourhood ---- */
 
+void *coll_host_view(const coll_state *st, const void *p)
+{
+    const char *q = p;
+    if (!st->hs || !q || p == MPI_IN_PLACE)
+        return (void *)q;
+    if (q >= st->s && q < st->s + st->s_len)
+        return st->hs + (q - st->s);
+    if (q >= st->r && q < st->r + st->r_len)
+        return st->hr + (q - st->r);
+    if (st->spare && q >= st->spare && q < st->spare + st->r_len)
+        return st->hspare + (q - st->spare);
+    return (void *)q;
+}
+
+/* --stage-through-host, inside the timed call: what this rank sends, copied device to
+ * host first (the send buffer's, or -l's receive buffer's, bytes at this size), the call
+ * on the host copies, what it receives copied host to device after (the receive buffer's
+ * bytes at this size: Bcast's other ranks, Gather's and Reduce's root, Scatter's ranks
+ * but an in-place root, every rank of the others). */
+static void staged_call(osu_ctx *c, coll_state *st)
+{
+    const eb_coll_args *a = &st->a;
+    eb_coll_flow flow = coll_call_for(c)->flow;
+    int root = c->rank == a->root;
+    size_t s_now, r_now;
+    extents(flow, c->bytes, st->peers, &s_now, &r_now);
+    if (flow == EB_FLOW_BCAST ? root : flow != EB_FLOW_SCATTER || root) {
+        const char *from = flow == EB_FLOW_BCAST || a->sbuf == MPI_IN_PLACE ? st->r : a->sbuf;
+        size_t n = from == st->s ? s_now : r_now;
+        if (from && n)
+            eb_mem_to_host(coll_host_view(st, from), st->mem, from, n);
+    }
+    eb_coll_args h = *a;
+    h.sbuf = coll_host_view(st, a->sbuf);
+    h.rbuf = coll_host_view(st, a->rbuf);
+    coll_call_for(c)->call(&h, st->comm);
+    int receives = flow == EB_FLOW_BCAST ? !root
+                   : flow == EB_FLOW_GATHER || flow == EB_FLOW_REDUCE ? root
+                   : flow == EB_FLOW_SCATTER ? a->rbuf != MPI_IN_PLACE
+                   : flow != EB_FLOW_NONE;
+    if (receives && r_now)
+        eb_mem_from_host(st->mem, st->r, st->hr, r_now);
+}
+
 void coll_run(osu_ctx *c)
 {
     coll_state *st = c->priv;
     if (st->p2p)
         eb_nhbr_p2p_call(st->p2p, coll_prog_of(c)->kind, &st->a);
+    else if (osu_staged(c))
+        staged_call(c, st);
     else
         coll_call_for(c)->call(&st->a, st->comm);
 }

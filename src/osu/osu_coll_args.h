@@ -26,6 +26,9 @@ typedef struct {
     int peers;            /* entries of the counts: processes, or the larger degree */
     char *s, *r, *spare;  /* send, receive, an unused receive buffer (reduce -l) */
     size_t s_len, r_len;
+    eb_mem_kind mem;      /* where they are (-d: device or managed memory on every rank) */
+    char *hs, *hr, *hspare; /* -d: host copies of the three, for the checked pass and
+                           * --stage-through-host (MPI moves them); NULL on host runs */
     int *scounts, *sdispls, *rcounts, *rdispls, *wdispls;
     MPI_Aint *adispls;
     MPI_Datatype *types;
@@ -71,6 +74,9 @@ void coll_run(osu_ctx *c);
 void coll_start(osu_ctx *c);
 void coll_test(void *c);
 void coll_wait(osu_ctx *c);
+/* The host copy of a pointer into s, r or spare (itself on host runs, and for
+ * MPI_IN_PLACE or NULL). */
+void *coll_host_view(const coll_state *st, const void *p);
 /* The root of iteration i: -k fixed:N, or rotating over the ranks. */
 int coll_root(const osu_ctx *c, long i);
 /* The arguments of iteration i (its root): a loop's `prepare`. */

@@ -63,19 +63,18 @@ static int is_reduction(eb_coll_flow f)
     return f == EB_FLOW_REDUCE || f == EB_FLOW_ALLREDUCE || f == EB_FLOW_REDUCE_SCATTER;
 }
 
-void coll_fill(osu_ctx *c, long i)
+/* The data of iteration i into the host view of the buffers (coll_host_view). */
+static void fill_view(osu_ctx *c, long i)
 {
     coll_state *st = c->priv;
     const eb_coll_args *a = &st->a;
     eb_coll_flow flow = coll_call_for(c)->flow;
     int me = c->rank, np = c->size;
     size_t blk = c->count * (size_t)c->dtype_size;
-    char *input = (char *)a->input;
-    if (flow == EB_FLOW_NONE)
-        return;
+    char *input = coll_host_view(st, a->input), *r = coll_host_view(st, st->r);
     /* what arrives must overwrite what is there; the input (possibly in the
      * receive buffer, -l) is written after */
-    eb_poison(st->r, st->r_len);
+    eb_poison(r, st->r_len);
     if (is_reduction(flow)) {
         fill_elements(input, c->dtype, c->count, me, i);
         return;
@@ -94,8 +93,21 @@ void coll_fill(osu_ctx *c, long i)
         return;
     }
     /* in place, a gathering rank's own block sits at its slot */
-    size_t at = input == st->r && flow != EB_FLOW_BCAST ? (size_t)me * blk : 0;
+    size_t at = input == r && flow != EB_FLOW_BCAST ? (size_t)me * blk : 0;
     osu_fill(input + at, blk, block_id(flow, me, me, np), i);
+}
+
+/* -d: filled on the host copies, which then go to the device. */
+void coll_fill(osu_ctx *c, long i)
+{
+    coll_state *st = c->priv;
+    if (coll_call_for(c)->flow == EB_FLOW_NONE)
+        return;
+    fill_view(c, i);
+    if (st->mem == EB_MEM_HOST)
+        return;
+    eb_mem_from_host(st->mem, st->s, st->hs, st->s_len);
+    eb_mem_from_host(st->mem, st->r, st->hr, st->r_len);
 }
 
 /* Bytes that differ from their senders' patterns in the np blocks at p,
@@ -111,13 +123,13 @@ static long verify_blocks(const osu_ctx *c, eb_coll_flow flow, const char *p, lo
 }
 
 /* The same for the indegree blocks from the neighbourhood's sources. */
-static long verify_neighbours(const osu_ctx *c, eb_coll_flow flow, long i)
+static long verify_neighbours(const osu_ctx *c, eb_coll_flow flow, const char *r, long i)
 {
     const coll_state *st = c->priv;
     size_t blk = c->count * (size_t)c->dtype_size;
     long bad = 0;
     for (int k = 0; k < st->indegree; k++)
-        bad += osu_verify(st->r + (size_t)k * blk, blk,
+        bad += osu_verify(r + (size_t)k * blk, blk,
                           block_id(flow, st->sources[k], c->rank, c->size), i);
     return bad;
 }
@@ -129,30 +141,35 @@ long coll_verify(const osu_ctx *c, long i)
     eb_coll_flow flow = coll_call_for(c)->flow;
     int me = c->rank, np = c->size, root = me == a->root;
     size_t blk = c->count * (size_t)c->dtype_size;
+    const char *r = st->r;
+    if (st->mem != EB_MEM_HOST && flow != EB_FLOW_NONE) { /* -d: verified on a host copy */
+        eb_mem_to_host(st->hr, st->mem, st->r, st->r_len);
+        r = st->hr;
+    }
     switch (flow) {
     case EB_FLOW_BCAST:
-        return osu_verify(st->r, blk, block_id(flow, a->root, me, np), i);
+        return osu_verify(r, blk, block_id(flow, a->root, me, np), i);
     case EB_FLOW_GATHER:
-        return root ? verify_blocks(c, flow, st->r, i) : 0;
+        return root ? verify_blocks(c, flow, r, i) : 0;
     case EB_FLOW_ALLGATHER:
     case EB_FLOW_ALLTOALL:
-        return verify_blocks(c, flow, st->r, i);
+        return verify_blocks(c, flow, r, i);
     case EB_FLOW_SCATTER: { /* -l: the root's own block stays at its slot */
-        const char *p = a->rbuf == MPI_IN_PLACE ? st->r + (size_t)me * blk : st->r;
+        const char *p = a->rbuf == MPI_IN_PLACE ? r + (size_t)me * blk : r;
         return osu_verify(p, blk, block_id(flow, a->root, me, np), i);
     }
     case EB_FLOW_NHBR_ALLGATHER:
     case EB_FLOW_NHBR_ALLTOALL:
-        return verify_neighbours(c, flow, i);
+        return verify_neighbours(c, flow, r, i);
     case EB_FLOW_REDUCE:
-        return root ? check_sums(st->r, c->dtype, 0, c->count, np, i) : 0;
+        return root ? check_sums(r, c->dtype, 0, c->count, np, i) : 0;
     case EB_FLOW_ALLREDUCE:
-        return check_sums(st->r, c->dtype, 0, c->count, np, i);
+        return check_sums(r, c->dtype, 0, c->count, np, i);
     case EB_FLOW_REDUCE_SCATTER: {
         size_t first = 0;
         for (int j = 0; j < me; j++)
             first += (size_t)st->rcounts[j];
-        return check_sums(st->r, c->dtype, first, (size_t)st->rcounts[me], np, i);
+        return check_sums(r, c->dtype, first, (size_t)st->rcounts[me], np, i);
     }
     default:
         return 0;

@@ -3,6 +3,7 @@
 #include "core/component_names.h"
 #include "core/guard.h"
 #include "core/report/jsonl.h"
+#include "osu/osu_accel.h"
 #include "osu/osu_options.h"
 
 #include <math.h>
@@ -52,7 +53,7 @@ void osu_json_options(const osu_prog *p, const osu_options *o, eb_run *run)
         eb_run_opt_str(run, "sync", SYNCS[o->sync], EB_DECIDES);
     }
     eb_run_opt_bool(run, "session", o->session, EB_INFO);
-    eb_run_opt_str(run, "buffers", "H H", EB_INFO);
+    osu_accel_record(p, o, run); /* "buffers" as they are, "accelerator", "staging" */
     if (o->buffers_asked[0])
         eb_run_opt_str(run, "buffers_asked", o->buffers_asked, EB_INFO);
     eb_run_opt_bool(run, "buffers_multiple", o->buf_multiple, EB_DECIDES);
@@ -141,6 +142,7 @@ static void result_record(const osu_ctx *c, const osu_row *row, int w)
     }
     if (c->o->ddt)
         eb_json_int(&j, "transmit_bytes", (long long)row->transmit_size);
+    osu_accel_row_json(c, &j);
     eb_jsonl_emit(&j); /* eb_jsonl_begin counted the row */
 }
 

@@ -7,6 +7,7 @@
 #include "osu/osu_options.h"
 
 #include "core/error.h"
+#include "osu/osu_accel.h"
 
 #include <getopt.h>
 #include <stddef.h>
@@ -300,11 +301,15 @@ static int take_sync(const osu_taking *t)
     return refuse(t);
 }
 
-/* What effbench does not build: refused, saying what to do instead. */
+/* -d: OSU 7.4's accelerator words (osu_accel.c); -r: the compute target of OSU's CUDA
+ * kernels, which effbench does not build. */
 static int take_accelerator(const osu_taking *t)
 {
-    return eb_err(t->err, t->n, "accelerator buffers (-%c %s) are not built in effbench yet: "
-                  "run with host buffers", t->letter->c, t->arg ? t->arg : "");
+    if (t->letter->c == 'd')
+        return osu_accel_take(t->p, t->o, t->arg, t->err, t->n);
+    return eb_err(t->err, t->n, "-%c %s: the compute target of OSU's CUDA kernels, which "
+                  "effbench does not build (its -d cuda buffers need no kernel)", t->letter->c,
+                  t->arg ? t->arg : "");
 }
 
 static int take_graph(const osu_taking *t)
@@ -351,7 +356,8 @@ static const osu_letter LETTERS[] = {
      .take = take_window, .bad = "Invalid option or invalid argument"},
     {'M', "mem-limit", required_argument, "SIZE - memory limit per process in bytes",
      .take = take_mem_limit, .bad = "Invalid memory limit", .lo = 0, .hi = 1LL << 50},
-    {'d', "accelerator", required_argument, "TYPE - accelerator buffers (not built yet)",
+    {'d', "accelerator", required_argument, "cuda | managed - device buffers (docs/gpu.md): "
+                                             "where the buffer types say, collectives all",
      .take = take_accelerator},
     {'r', "cuda-target", required_argument, "TARGET - compute target (accelerators: not built)",
      .take = take_accelerator},

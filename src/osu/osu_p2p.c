@@ -2,6 +2,7 @@
 
 #include "core/buffers.h"
 #include "core/error.h"
+#include "osu/osu_accel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,20 +66,61 @@ static size_t index_span(const osu_ctx *c, const osu_p2p *m)
 static void free_buffers(osu_p2p *m)
 {
     for (int j = 0; j < m->nbuf && m->s; j++) {
-        osu_free(m->s[j]);
-        osu_free(m->r[j]);
+        osu_buf_free(m->mem, m->s[j]);
+        osu_buf_free(m->mem, m->r[j]);
         m->s[j] = m->r[j] = NULL;
+        if (m->hs) {
+            osu_free(m->hs[j]);
+            osu_free(m->hr[j]);
+            m->hs[j] = m->hr[j] = NULL;
+        }
     }
     m->buf_bytes = 0;
 }
 
-static void alloc_buffers(osu_p2p *m, size_t bytes)
+/* Buffers of this rank's kind (-d), and the staging host buffers beside them; -1 with the
+ * seam's message when device memory runs out. */
+static int alloc_buffers(osu_p2p *m, size_t bytes, char *err, size_t n)
 {
     for (int j = 0; j < m->nbuf; j++) {
-        m->s[j] = osu_alloc(bytes);
-        m->r[j] = osu_alloc(bytes);
+        m->s[j] = osu_buf_try(m->mem, bytes, err, n);
+        m->r[j] = m->s[j] ? osu_buf_try(m->mem, bytes, err, n) : NULL;
+        if (!m->r[j])
+            return -1;
+        if (m->hs) {
+            m->hs[j] = osu_alloc(bytes);
+            m->hr[j] = osu_alloc(bytes);
+        }
     }
     m->buf_bytes = bytes;
+    return 0;
+}
+
+char *osu_p2p_out(const osu_p2p *m, int j)
+{
+    if (!m->hs)
+        return osu_p2p_s(m, j);
+    char *h = m->hs[j % m->nbuf];
+    eb_mem_to_host(h, m->mem, osu_p2p_s(m, j), m->span);
+    return h;
+}
+
+void osu_p2p_landed(const osu_p2p *m, int j)
+{
+    if (m->hr)
+        eb_mem_from_host(m->mem, osu_p2p_r(m, j), m->hr[j % m->nbuf], m->span);
+}
+
+/* OSU's set_buffer_pt2pt before each size, on accelerator runs: the send buffers 'a',
+ * the receive buffers 'b' (host runs keep osu_alloc's zeros, as before). */
+static void set_bytes(const osu_ctx *c, osu_p2p *m)
+{
+    if (!c->o->accel)
+        return;
+    for (int j = 0; j < m->nbuf; j++) {
+        osu_buf_set(m->mem, m->s[j], 'a', m->span);
+        osu_buf_set(m->mem, m->r[j], 'b', m->span);
+    }
 }
 
 int osu_p2p_setup(osu_ctx *c, int windows, char *err, size_t errlen)
@@ -90,13 +132,18 @@ int osu_p2p_setup(osu_ctx *c, int windows, char *err, size_t errlen)
     m->nbuf = o->buf_multiple ? windows : 1;
     m->s = eb_calloc((size_t)m->nbuf, sizeof *m->s);
     m->r = eb_calloc((size_t)m->nbuf, sizeof *m->r);
+    m->mem = osu_rank_kind(c);
+    if (osu_staged(c)) {
+        m->hs = eb_calloc((size_t)m->nbuf, sizeof *m->hs);
+        m->hr = eb_calloc((size_t)m->nbuf, sizeof *m->hr);
+    }
     m->nreq = 2 * windows;
     m->req = eb_calloc((size_t)m->nreq, sizeof *m->req);
     if (o->ddt && o->ddt_kind == 2 && read_index_file(m, o->ddt_file, err, errlen))
         return -1;
     if (!o->buf_multiple) {
         size_t span = m->nblocks ? index_span(c, m) : 0;
-        alloc_buffers(m, o->max_size > span ? o->max_size : span);
+        return alloc_buffers(m, o->max_size > span ? o->max_size : span, err, errlen);
     }
     return 0;
 }
@@ -111,6 +158,8 @@ void osu_p2p_teardown(osu_ctx *c)
     free_buffers(m);
     free(m->s);
     free(m->r);
+    free(m->hs);
+    free(m->hr);
     free(m->req);
     free(m->blocklens);
     free(m->displs);
@@ -162,9 +211,12 @@ void osu_p2p_size(osu_ctx *c, osu_row *row)
         m->span = m->transmit;
     }
     if (c->o->buf_multiple) { /* OSU allocates -b multiple's buffers for each size */
+        char err[EB_ERRLEN];
         free_buffers(m);
-        alloc_buffers(m, m->span);
+        if (alloc_buffers(m, m->span, err, sizeof err))
+            eb_abort("%s", err);
     }
+    set_bytes(c, m);
     if (row)
         row->transmit_size = m->transmit;
 }
@@ -176,18 +228,22 @@ void osu_p2p_prepare(osu_ctx *c, int window, long i)
 {
     osu_p2p *m = osu_p2p_of(c);
     for (int j = 0; j < used(m, window); j++) {
-        osu_fill(m->s[j], m->span, c->rank, i * m->nbuf + j);
-        eb_poison(m->r[j], m->span);
+        osu_buf_fill(m->mem, m->s[j], m->span, c->rank, i * m->nbuf + j);
+        osu_buf_poison(m->mem, m->r[j], m->span);
     }
 }
 
 /* Bytes of the packed message that differ from the sender's pattern: a
- * derived type's holes are not part of the message. */
-static long verify_packed(const osu_p2p *m, MPI_Comm comm, const char *got, int sender, long seed)
+ * derived type's holes are not part of the message (a device buffer: packed from a host copy). */
+static long verify_packed(const osu_p2p *m, MPI_Comm comm, const char *dev, int sender, long seed)
 {
     int packed;
     MPI_Pack_size(1, m->type, comm, &packed);
     char *want = osu_alloc(m->span), *a = osu_alloc((size_t)packed), *b = osu_alloc((size_t)packed);
+    char *copy = m->mem != EB_MEM_HOST ? osu_alloc(m->span) : NULL;
+    const char *got = copy ? copy : dev;
+    if (copy)
+        eb_mem_to_host(copy, m->mem, dev, m->span);
     osu_fill(want, m->span, sender, seed);
     int pa = 0, pb = 0;
     MPI_Pack(got, 1, m->type, a, packed, &pa, comm);
@@ -198,6 +254,7 @@ static long verify_packed(const osu_p2p *m, MPI_Comm comm, const char *got, int 
     osu_free(want);
     osu_free(a);
     osu_free(b);
+    osu_free(copy);
     return bad;
 }
 
@@ -210,7 +267,7 @@ long osu_p2p_verify(osu_ctx *c, int window, int sender, long i)
         if (m->derived)
             bad += verify_packed(m, c->comm, m->r[j], sender, seed);
         else
-            bad += osu_verify(m->r[j], m->transmit, sender, seed);
+            bad += osu_buf_verify(m->mem, m->r[j], m->transmit, sender, seed);
     }
     return bad;
 }
@@ -266,11 +323,15 @@ double osu_p2p_round_trip(osu_ctx *c)
     osu_p2p *m = osu_p2p_of(c);
     double t0 = MPI_Wtime();
     if (c->rank == 0) {
-        MPI_Send(m->s[0], m->count, m->type, 1, OSU_P2P_TAG_DATA, c->comm);
-        MPI_Recv(m->r[0], m->count, m->type, 1, OSU_P2P_TAG_DATA, c->comm, MPI_STATUS_IGNORE);
+        MPI_Send(osu_p2p_out(m, 0), m->count, m->type, 1, OSU_P2P_TAG_DATA, c->comm);
+        MPI_Recv(osu_p2p_in(m, 0), m->count, m->type, 1, OSU_P2P_TAG_DATA, c->comm,
+                 MPI_STATUS_IGNORE);
+        osu_p2p_landed(m, 0);
     } else {
-        MPI_Recv(m->r[0], m->count, m->type, 0, OSU_P2P_TAG_DATA, c->comm, MPI_STATUS_IGNORE);
-        MPI_Send(m->s[0], m->count, m->type, 0, OSU_P2P_TAG_DATA, c->comm);
+        MPI_Recv(osu_p2p_in(m, 0), m->count, m->type, 0, OSU_P2P_TAG_DATA, c->comm,
+                 MPI_STATUS_IGNORE);
+        osu_p2p_landed(m, 0);
+        MPI_Send(osu_p2p_out(m, 0), m->count, m->type, 0, OSU_P2P_TAG_DATA, c->comm);
     }
     return MPI_Wtime() - t0;
 }

@@ -12,6 +12,8 @@
 typedef struct {
     int nbuf;            /* buffers per direction: 1, or the window (-b multiple) */
     char **s, **r;       /* [nbuf] send and receive buffers */
+    eb_mem_kind mem;     /* where they are (-d and this rank's buffer letter) */
+    char **hs, **hr;     /* --stage-through-host: [nbuf] host buffers MPI moves; else NULL */
     size_t buf_bytes;    /* bytes allocated for each buffer */
     MPI_Request *req;    /* [nreq] requests of a window (or two) */
     int nreq;
@@ -44,6 +46,21 @@ static inline osu_p2p *osu_p2p_of(const osu_ctx *c) { return (osu_p2p *)c->priv;
 /* Buffer j of a window (buffer 0 without -b multiple). */
 static inline char *osu_p2p_s(const osu_p2p *m, int j) { return m->s[j % m->nbuf]; }
 static inline char *osu_p2p_r(const osu_p2p *m, int j) { return m->r[j % m->nbuf]; }
+
+/* The buffers MPI gets in the timed loop (osu_latency, osu_bw, osu_bibw): send buffer j,
+ * and receive buffer j, and after the receive osu_p2p_landed.  --stage-through-host: the
+ * host buffers, send buffer j copied device to host first, received data copied host to
+ * device by osu_p2p_landed; otherwise the buffers themselves, and landed does nothing.
+ * The acknowledgement of a window carries no data: from and into buffer 0 MPI gets,
+ * never copied. */
+char *osu_p2p_out(const osu_p2p *m, int j);
+static inline char *osu_p2p_in(const osu_p2p *m, int j)
+{
+    return m->hr ? m->hr[j % m->nbuf] : osu_p2p_r(m, j);
+}
+void osu_p2p_landed(const osu_p2p *m, int j);
+static inline char *osu_p2p_ack_s(const osu_p2p *m) { return m->hs ? m->hs[0] : m->s[0]; }
+static inline char *osu_p2p_ack_r(const osu_p2p *m) { return m->hr ? m->hr[0] : m->r[0]; }
 
 /* The checked pass, iteration i of messages in windows of `window`: this
  * rank's send buffers get its pattern (buffer j that of i * nbuf + j), its

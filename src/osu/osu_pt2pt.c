@@ -5,7 +5,8 @@
  * the bytes).  The message is osu_p2p.h's: the -T type or the -D derived
  * type, one or -b multiple buffers.  The checked pass sends each
  * iteration's own pattern and verifies every byte on arrival, outside the
- * timed loop. */
+ * timed loop.  -d's buffers and --stage-through-host's copies: osu_p2p.h's
+ * osu_p2p_out / osu_p2p_in / osu_p2p_landed. */
 #include "osu/osu.h"
 #include "osu/osu_p2p.h"
 
@@ -55,6 +56,7 @@ static const osu_prog osu_latency = {
     .measure = latency_measure,
     .check = latency_check,
     .teardown = osu_p2p_teardown,
+    .stages = 1,
 };
 
 /* ---- osu_bw ------------------------------------------------------------ */
@@ -67,14 +69,16 @@ static double bw_window(osu_ctx *c)
     double t0 = MPI_Wtime();
     if (c->rank == 0) {
         for (int j = 0; j < w; j++)
-            MPI_Isend(osu_p2p_s(m, j), m->count, m->type, 1, TAG_BW, c->comm, &m->req[j]);
+            MPI_Isend(osu_p2p_out(m, j), m->count, m->type, 1, TAG_BW, c->comm, &m->req[j]);
         MPI_Waitall(w, m->req, MPI_STATUSES_IGNORE);
-        MPI_Recv(m->r[0], 1, MPI_CHAR, 1, TAG_ACK, c->comm, MPI_STATUS_IGNORE);
+        MPI_Recv(osu_p2p_ack_r(m), 1, MPI_CHAR, 1, TAG_ACK, c->comm, MPI_STATUS_IGNORE);
     } else {
         for (int j = 0; j < w; j++)
-            MPI_Irecv(osu_p2p_r(m, j), m->count, m->type, 0, TAG_BW, c->comm, &m->req[j]);
+            MPI_Irecv(osu_p2p_in(m, j), m->count, m->type, 0, TAG_BW, c->comm, &m->req[j]);
         MPI_Waitall(w, m->req, MPI_STATUSES_IGNORE);
-        MPI_Send(m->s[0], 1, MPI_CHAR, 0, TAG_ACK, c->comm);
+        for (int j = 0; j < w; j++)
+            osu_p2p_landed(m, j);
+        MPI_Send(osu_p2p_ack_s(m), 1, MPI_CHAR, 0, TAG_ACK, c->comm);
     }
     return MPI_Wtime() - t0;
 }
@@ -99,6 +103,7 @@ static const osu_prog osu_bw = {
     .measure = bw_measure,
     .check = bw_check,
     .teardown = osu_p2p_teardown,
+    .stages = 1,
 };
 
 /* ---- osu_bibw ---------------------------------------------------------- */
@@ -114,11 +119,13 @@ static double bibw_window(osu_ctx *c)
     MPI_Request *recv = m->req, *send = m->req + w;
     double t0 = MPI_Wtime();
     for (int j = 0; j < w; j++)
-        MPI_Irecv(osu_p2p_r(m, j), m->count, m->type, peer, tag_in, c->comm, &recv[j]);
+        MPI_Irecv(osu_p2p_in(m, j), m->count, m->type, peer, tag_in, c->comm, &recv[j]);
     for (int j = 0; j < w; j++)
-        MPI_Isend(osu_p2p_s(m, j), m->count, m->type, peer, tag_out, c->comm, &send[j]);
+        MPI_Isend(osu_p2p_out(m, j), m->count, m->type, peer, tag_out, c->comm, &send[j]);
     MPI_Waitall(w, c->rank == 0 ? send : recv, MPI_STATUSES_IGNORE);
     MPI_Waitall(w, c->rank == 0 ? recv : send, MPI_STATUSES_IGNORE);
+    for (int j = 0; j < w; j++)
+        osu_p2p_landed(m, j);
     return MPI_Wtime() - t0;
 }
 
@@ -142,6 +149,7 @@ static const osu_prog osu_bibw = {
     .measure = bibw_measure,
     .check = bibw_check,
     .teardown = osu_p2p_teardown,
+    .stages = 1,
 };
 
 EB_CONSTRUCTOR(register_osu_pt2pt)

@@ -70,7 +70,12 @@ static void multi_lat_row(const osu_ctx *c, const osu_row *row, FILE *f)
     fputc('\n', f);
 }
 
-static int multi_lat_setup(osu_ctx *c, char *err, size_t n) { return osu_p2p_setup(c, 1, err, n); }
+/* -d: OSU's allocate_memory_pt2pt_mul, the first half of the ranks SRC's letter */
+static int multi_lat_setup(osu_ctx *c, char *err, size_t n)
+{
+    c->side = c->rank >= c->size / 2;
+    return osu_p2p_setup(c, 1, err, n);
+}
 
 static const osu_prog osu_multi_lat = {
     .name = "osu_multi_lat",

@@ -7,6 +7,7 @@
  * a put's in the target's window, a get's in the origin's buffer. */
 #include "osu/osu_rma.h"
 
+#include "osu/osu_accel.h"
 #include "core/buffers.h"
 #include "core/registry.h"
 
@@ -82,14 +83,14 @@ static long put_check(osu_ctx *c)
     long defects = 0;
     for (long i = 0; i < c->iterations; i++) {
         if (osu_rma_is_origin(c))
-            osu_fill(r->origin, n, c->rank, i);
+            osu_buf_fill(r->mem, r->origin, n, c->rank, i);
         if (osu_rma_is_target(c))
-            eb_poison(r->base, n);
+            osu_buf_poison(r->mem, r->base, n);
         MPI_Barrier(c->comm);
         osu_rma_epoch(c, ops);
         MPI_Barrier(c->comm);
         if (osu_rma_is_target(c))
-            defects += osu_verify(r->base, n, 1 - c->rank, i);
+            defects += osu_buf_verify(r->mem, r->base, n, 1 - c->rank, i);
     }
     return defects;
 }
@@ -103,14 +104,14 @@ static long get_check(osu_ctx *c)
     long defects = 0;
     for (long i = 0; i < c->iterations; i++) {
         if (osu_rma_is_target(c))
-            osu_fill(r->base, n, c->rank, i);
+            osu_buf_fill(r->mem, r->base, n, c->rank, i);
         if (osu_rma_is_origin(c))
-            eb_poison(r->origin, n);
+            osu_buf_poison(r->mem, r->origin, n);
         MPI_Barrier(c->comm);
         osu_rma_epoch(c, ops);
         MPI_Barrier(c->comm);
         if (osu_rma_is_origin(c))
-            defects += osu_verify(r->origin, n, 1 - c->rank, i);
+            defects += osu_buf_verify(r->mem, r->origin, n, 1 - c->rank, i);
     }
     return defects;
 }

@@ -16,6 +16,7 @@
 #include "core/simulate.h"
 #include "osu/osu_options.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* OSU's one-sided letters; the programs that show validation add -c and -T */
@@ -198,16 +199,63 @@ static void tally(osu_ctx *c, osu_rma *r, long defects)
     (void)c;
 }
 
+/* Device buffers (-d): set_values and count_defects work on host copies of the bytes
+ * they touch (eb_mem_to_host first, so the rest stays as it is), which set_values's
+ * then go to the device; the device pointers wait in dev[] meanwhile. */
+#define NBUFS 4
+static char **buffer_at(osu_rma *r, int b)
+{
+    char **all[NBUFS] = {&r->base, &r->origin, &r->compare, &r->result};
+    return all[b];
+}
+
+static void host_copies(osu_rma *r, char *dev[NBUFS], size_t bytes)
+{
+    for (int b = 0; b < NBUFS; b++) {
+        char **p = buffer_at(r, b);
+        dev[b] = *p;
+        if (!*p)
+            continue;
+        *p = eb_malloc(bytes);
+        eb_mem_to_host(*p, r->mem, dev[b], bytes);
+    }
+}
+
+static void device_back(osu_rma *r, char *dev[NBUFS], size_t bytes, int push)
+{
+    for (int b = 0; b < NBUFS; b++) {
+        char **p = buffer_at(r, b);
+        if (!dev[b])
+            continue;
+        if (push)
+            eb_mem_from_host(r->mem, dev[b], *p, bytes);
+        free(*p);
+        *p = dev[b];
+    }
+}
+
 static long run_check(osu_ctx *c, const atomic_check *k)
 {
     osu_rma *r = c->priv;
     long defects = 0;
+    int device = r->mem != EB_MEM_HOST;
+    size_t bytes = k->n * (size_t)c->dtype_size;
+    bytes = bytes < r->win_bytes ? bytes : r->win_bytes;
+    char *dev[NBUFS];
     for (long i = 0; i < c->iterations; i++) {
+        if (device)
+            host_copies(r, dev, bytes);
         set_values(c, r, k, i);
+        if (device)
+            device_back(r, dev, bytes, 1);
         MPI_Barrier(c->comm);
         osu_rma_epoch(c, 1);
         MPI_Barrier(c->comm);
+        if (device)
+            host_copies(r, dev, bytes);
         defects += count_defects(c, r, k, i);
+        if (device)
+            device_back(r, dev, bytes, 0);
     }
     if (osu_rma_is_target(c) || (k->fetches && osu_rma_is_origin(c)))
         tally(c, r, defects);

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/own_coll.h"
 #include "core/simulate.h"
+#include "osu/osu_accel.h"
 #include "osu/osu_text.h"
 
 #include <stdlib.h>
@@ -31,35 +32,38 @@ static size_t ops_per_iteration(const osu_ctx *c, const rma_kind *k)
     return k->shape == RMA_LATENCY ? 1 : (size_t)c->o->window_size;
 }
 
-/* `n` bytes, page-aligned as OSU's, every byte `fill` (osu_alloc: in a simulation
- * SMPI's shared buffer, which holds no data to fill). */
-static char *filled(size_t n, char fill)
+/* `n` bytes of this rank's memory kind (-d's letters), page-aligned as OSU's, every byte
+ * `fill` (osu_alloc: in a simulation SMPI's shared buffer, which holds no data to fill). */
+static char *filled(const osu_rma *r, size_t n, char fill)
 {
-    char *p = osu_alloc(n);
+    char *p = osu_buf_alloc(r->mem, n);
     if (!eb_sim_active())
-        memset(p, fill, n ? n : 1);
+        osu_buf_set(r->mem, p, fill, n ? n : 1);
     return p;
 }
 
 /* OSU's buffers of a row of `bytes`: the origin's, the fetching calls'
  * result and compare value, and the window's memory where OSU makes it
  * (under -w allocate the library makes it, and nothing touches it before
- * the row's calls: a get then reads pages never written, as OSU's does). */
+ * the row's calls: a get then reads pages never written, as OSU's does;
+ * with a buffer on the device OSU makes it itself on both ranks, device
+ * memory on a D or M side, and creates the window over it). */
 static void make_buffers(const osu_ctx *c, osu_rma *r, size_t bytes)
 {
     const rma_fill *f = &r->kind->fill;
-    r->origin = filled(bytes, f->origin);
-    r->result = r->kind->result_buf ? filled(bytes, f->result) : NULL;
-    r->compare = r->kind->compare_buf ? filled(bytes, f->compare) : NULL;
-    r->memory = c->o->win != OSU_WIN_ALLOCATE ? filled(bytes, f->window) : NULL;
+    r->origin = filled(r, bytes, f->origin);
+    r->result = r->kind->result_buf ? filled(r, bytes, f->result) : NULL;
+    r->compare = r->kind->compare_buf ? filled(r, bytes, f->compare) : NULL;
+    r->memory = c->o->win != OSU_WIN_ALLOCATE || osu_on_device(c->prog, c->o)
+                    ? filled(r, bytes, f->window) : NULL;
 }
 
 static void free_buffers(osu_rma *r)
 {
-    osu_free(r->origin);
-    osu_free(r->result);
-    osu_free(r->compare);
-    osu_free(r->memory);
+    osu_buf_free(r->mem, r->origin);
+    osu_buf_free(r->mem, r->result);
+    osu_buf_free(r->mem, r->compare);
+    osu_buf_free(r->mem, r->memory);
     r->origin = r->result = r->compare = r->memory = NULL;
 }
 
@@ -73,6 +77,10 @@ static int create(osu_ctx *c, osu_rma *r, size_t bytes)
         r->base = r->memory;
         return MPI_Win_create(r->memory, len, 1, MPI_INFO_NULL, c->comm, &r->win);
     case OSU_WIN_ALLOCATE:
+        if (r->memory) { /* device buffers: OSU's MPI_Win_create over its own memory */
+            r->base = r->memory;
+            return MPI_Win_create(r->memory, len, 1, MPI_INFO_NULL, c->comm, &r->win);
+        }
         /* whole 64-byte blocks: MPICH 4.0.2 (ch4) puts data beside a shared-
          * memory window not a multiple of 16 bytes (docs/osu/one-sided.md) */
         len = (len + ALLOCATE_BLOCK - 1) / ALLOCATE_BLOCK * ALLOCATE_BLOCK;
@@ -125,15 +133,20 @@ static int lands_in_window(osu_ctx *c, osu_rma *r, size_t bytes)
     int ok = 1, all_ok;
     /* the two bytes only: the rest of the window stays untouched, so the
      * probe costs no resident memory of a window's size */
-    r->base[0] = r->base[bytes - 1] = 0;
+    osu_buf_set(r->mem, r->base, 0, 1);
+    osu_buf_set(r->mem, r->base + bytes - 1, 0, 1);
     MPI_Win_fence(0, r->win);
     if (c->rank == 0) {
         MPI_Put(&mark, 1, MPI_CHAR, 1, r->disp, 1, MPI_CHAR, r->win);
         MPI_Put(&mark, 1, MPI_CHAR, 1, r->disp + (MPI_Aint)bytes - 1, 1, MPI_CHAR, r->win);
     }
     MPI_Win_fence(0, r->win);
-    if (c->rank == 1)
-        ok = (unsigned char)r->base[0] == MARK && (unsigned char)r->base[bytes - 1] == MARK;
+    if (c->rank == 1) {
+        unsigned char ends[2];
+        eb_mem_to_host(&ends[0], r->mem, r->base, 1);
+        eb_mem_to_host(&ends[1], r->mem, r->base + bytes - 1, 1);
+        ok = ends[0] == MARK && ends[1] == MARK;
+    }
     eb_own_allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->comm);
     return all_ok;
 }
@@ -196,6 +209,7 @@ int osu_rma_setup(osu_ctx *c, const rma_kind *kind, char *err, size_t n)
         return eb_err(err, n, "%s: out of memory", c->prog->name);
     c->priv = r;
     r->kind = kind;
+    r->mem = osu_rank_kind(c);
     MPI_Group all;
     int other = 1 - c->rank;
     MPI_Comm_group(c->comm, &all);
@@ -237,11 +251,16 @@ void osu_rma_header(const osu_ctx *c, FILE *f)
 {
     const osu_rma *r = c->priv;
     int bw = c->prog->row == OSU_ROW_BANDWIDTH;
-    osu_text_title(c->prog, f);
+    /* osu_get_acc_latency prints its HEADER with no accelerator suffix, and no memory line */
+    int own = r->kind->no_datatype_line;
+    osu_text_title_as(c->prog, own ? "" : osu_accel_title(c->o, OSU_TITLE_PREAMBLE), f);
     fprintf(f, "# Window creation: %s\n", WIN_CALLS[c->o->win]);
     fprintf(f, "# Synchronization: %s\n", SYNC_CALLS[c->o->sync]);
-    if (!r->kind->no_datatype_line)
+    if (!own)
         osu_text_datatype(c, f);
+    if (!own && c->o->accel && !c->o->managed) /* OSU: CUDA, OpenACC, ROCm; not MANAGED */
+        fprintf(f, "# Rank 0 Memory on %s and Rank 1 Memory on %s\n", osu_side_text(c->o, 0),
+                osu_side_text(c->o, 1));
     fprintf(f, "%-*s%*s", 10, "# Size", W, bw ? "Bandwidth (MB/s)" : "Latency (us)");
     if (c->o->validate)
         fprintf(f, "%*s", W, "Validation");

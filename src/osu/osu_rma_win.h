@@ -54,6 +54,7 @@ typedef struct {
 
 struct osu_rma {
     const rma_kind *kind;
+    eb_mem_kind mem; /* where this rank's buffers are (-d: its buffer letter) */
     MPI_Win win;
     int win_open;
     /* the current row's buffers, each of the window's size (OSU's

@@ -13,6 +13,7 @@
 #include "core/registry.h"
 #include "core/simulate.h"
 #include "osu/osu.h"
+#include "osu/osu_accel.h"
 #include "osu/osu_json.h"
 #include "osu/osu_options.h"
 #include "osu/osu_text.h"
@@ -131,7 +132,7 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
             if (status == OSU_PARSE_HELP)
                 osu_print_help(p, stdout);
             else
-                osu_text_title(p, stdout);
+                osu_text_title_as(p, osu_accel_title(&st->o, OSU_TITLE_VERSION), stdout);
             fflush(stdout);
         }
         return 1;
@@ -139,7 +140,11 @@ static int osu_options_step(void *state, eb_run *run, int argc, char **argv)
     if (st->o.validate) /* -c or -check: a simulation's shared buffers hold no data */
         eb_sim_refuse_check("-c");
     check_procs(p, run->procs);
-    if (st->o.buffers_asked[0] && strcmp(st->o.buffers_asked, "H H"))
+    if (st->o.m_deprecated && run->rank == 0)
+        fprintf(stderr, "The M flag for destination buffer is deprecated. Please use MD or MH "
+                "to set the effective location of CUDA Unified Memory buffers to be device or "
+                "host respectively. Currently M flag is considered as MH\n");
+    if (!st->o.accel && st->o.buffers_asked[0] && strcmp(st->o.buffers_asked, "H H"))
         eb_warn("%s: buffer types '%s' without -d: host buffers, as OSU 7.4 built without "
                 "accelerators runs them (the run record says buffers: \"H H\")", p->name,
                 st->o.buffers_asked);
@@ -177,6 +182,14 @@ static long planned_rows(const osu_prog *p, const osu_options *o)
     }
     /* osu_mbw_mr -V: a record per window size (osu_json.c) */
     return p->bench == OSU_MBW_MR && o->window_varied ? rows * OSU_MAX_WINDOWS : rows;
+}
+
+/* -d: the devices, and the MPI library's device pointers, before anything is allocated. */
+static void osu_prepare(void *state, eb_run *run)
+{
+    osu_state *st = state;
+    (void)run;
+    osu_accel_prepare(st->p, &st->o);
 }
 
 static void osu_plan(void *state, eb_run *run)
@@ -327,6 +340,7 @@ static int osu_measure(void *state, eb_run *run, char *msg, size_t msglen)
     (void)run;
     c->prog = st->p;
     c->o = &st->o;
+    c->side = -1;
     c->comm = open_comm(st);
     MPI_Comm_rank(c->comm, &c->rank);
     MPI_Comm_size(c->comm, &c->size);
@@ -388,11 +402,13 @@ static void osu_release(void *state)
     for (int i = 0; i < st->ndone; i++)
         free(st->done_keys[i]);
     free(st->done_keys);
+    osu_accel_release();
 }
 
 static const eb_component_steps osu_steps = {
     .component = EB_COMPONENT_OSU,
     .options = osu_options_step,
+    .prepare = osu_prepare,
     .plan = osu_plan,
     .record = osu_record,
     .ready = osu_ready,

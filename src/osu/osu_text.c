@@ -1,5 +1,6 @@
 #include "osu/osu_text.h"
 
+#include "osu/osu_accel.h"
 #include "osu/osu_options.h"
 
 #include <string.h>
@@ -7,12 +8,14 @@
 #define W OSU_FIELD_WIDTH
 #define P OSU_FLOAT_PRECISION
 
-void osu_text_title(const osu_prog *p, FILE *f)
+void osu_text_title_as(const osu_prog *p, const char *accel, FILE *f)
 {
     fputs("# ", f);
-    fprintf(f, p->title, ""); /* "%s": the accelerator's name, none here */
+    fprintf(f, p->title, accel); /* "%s": OSU's accelerator suffix, "-CUDA" */
     fprintf(f, " v%s\n", OSU_VERSION);
 }
+
+void osu_text_title(const osu_prog *p, FILE *f) { osu_text_title_as(p, "", f); }
 
 void osu_text_datatype(const osu_ctx *c, FILE *f)
 {
@@ -21,10 +24,12 @@ void osu_text_datatype(const osu_ctx *c, FILE *f)
 
 void osu_text_preamble(const osu_ctx *c, FILE *f)
 {
+    int nbc = c->prog->row == OSU_ROW_NBC;
     fputc('\n', f);
-    osu_text_title(c->prog, f);
-    if (c->prog->row == OSU_ROW_NBC)
+    osu_text_title_as(c->prog, osu_accel_title(c->o, nbc ? OSU_TITLE_NBC : OSU_TITLE_PREAMBLE), f);
+    if (nbc)
         fputs("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n", f);
+    osu_accel_staging_line(c->o, f);
 }
 
 void osu_text_percentile_titles(const osu_options *o, int bw, FILE *f)

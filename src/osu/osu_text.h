@@ -10,8 +10,10 @@
 
 #include <stdio.h>
 
-/* "# OSU MPI Latency Test v7.4\n" */
+/* "# OSU MPI Latency Test v7.4\n"; _as: with OSU's accelerator suffix ("-CUDA":
+ * "# OSU MPI-CUDA Latency Test v7.4") */
 void osu_text_title(const osu_prog *p, FILE *f);
+void osu_text_title_as(const osu_prog *p, const char *accel, FILE *f);
 /* The kind's preamble / column line / row (what the descriptor does not override). */
 void osu_text_preamble(const osu_ctx *c, FILE *f);
 void osu_text_header(const osu_ctx *c, FILE *f);

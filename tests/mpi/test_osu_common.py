@@ -64,7 +64,7 @@ def test_row_timeout_and_the_component_form(tmp_path):
 
 
 @pytest.mark.parametrize("args,words", [
-    (["-d", "cuda"], "accelerator buffers (-d cuda) are not built"),
+    (["-d", "gpu"], "Invalid Accel Type Specified [-d gpu]"),
     (["D", "X"], "unknown buffer type 'X' (H host, D device, M managed)"),
     (["D"], "buffer types come as a pair (e.g. H H), not 'D' alone"),
     (["-G", "tty"], "graphs (-G tty) are not drawn by effbench"),

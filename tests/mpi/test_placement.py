@@ -159,4 +159,5 @@ def test_bad_value():
     r = run(2, "osu_latency", "--expect-placement", "same-rack", timeout=120)
     assert r.returncode == 2
     assert errors(r.stderr) == ["effbench: error: --expect-placement same-rack: expected "
-                                "same-node, different-nodes, same-socket or different-sockets\n"]
+                                "same-node, different-nodes, same-socket, different-sockets or "
+                                "different-gpus\n"]

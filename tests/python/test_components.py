@@ -99,7 +99,9 @@ def test_beff_original_and_effbench_rows_compare(samples):
     ours = {identity_key(r): r for r in comparable_rows(effbench)}
     theirs = {identity_key(r): r for r in comparable_rows(original)}
     # per pattern, method and length: the maximum over effbench's three repetitions
-    key = ("beff", "ring-2*2fix", None, None, 4, 1, 0, "sendrecv", None, "beff-3.6")
+    # (the last four: host memory on both sides, no staging; devices.device_identity)
+    key = ("beff", "ring-2*2fix", None, None, 4, 1, 0, "sendrecv", None, "beff-3.6",
+           "host", "host", None, None)
     assert key in ours and key in theirs
     reps = [r["b_mb_per_s"] for r in effbench.results
             if (r["pattern"], r["method"], r["bytes"]) == (0, "sendrecv", 1)]

@@ -33,5 +33,5 @@ def test_bad_placement_fields_are_named():
         "placement[1].sockets: expected null or a list of integers >= 0"]
     assert record_problems(with_(expect_placement="same-rack")) == [
         "expect_placement: 'same-rack' is none of same-node, different-nodes, same-socket, "
-        "different-sockets"]
+        "different-sockets, different-gpus"]
     assert record_problems(with_(network=[])) == ["network: expected dict, found []"]

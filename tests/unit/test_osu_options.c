@@ -2,6 +2,7 @@
  * program's optstring as OSU 7.4 has it, every letter in the table, and a few
  * command lines per letter set, good and bad, with OSU's messages. */
 #include "osu/osu.h"
+#include "osu/osu_accel.h"
 #include "osu/osu_options.h"
 #include "unit.h"
 
@@ -198,8 +199,9 @@ static void test_point_to_point(void)
     REFUSED("osu_bw", "-W 0", "Invalid Window Size [-W 0]");
     REFUSED("osu_latency", "-G tty", "graphs (-G tty) are not drawn by effbench: write --json "
                                      "FILE and use effbench-results report");
-    REFUSED("osu_latency", "-d cuda", "accelerator buffers (-d cuda) are not built in effbench "
-                                      "yet: run with host buffers");
+    REFUSED("osu_latency", "-r gpu", "-r gpu: the compute target of OSU's CUDA kernels, which "
+                                     "effbench does not build (its -d cuda buffers need no "
+                                     "kernel)");
 }
 
 /* -t counts processes, threads or MPI_Test calls, by program */
@@ -272,6 +274,75 @@ static void test_one_sided(void)
     REFUSED("osu_put_latency", "-c", "Invalid option [-c]");
 }
 
+/* -d and the buffer letters as OSU 7.4's accelerator build takes them (osu_accel.c) */
+static void test_accelerator(void)
+{
+    CHECK_EQ_LONG(parse("osu_latency", "-d cuda D D"), OSU_PARSE_RUN);
+    CHECK_EQ_LONG(opts.accel, EB_ACCEL_CUDA);
+    CHECK_STR(opts.src, "D");
+    CHECK_STR(opts.dst, "D");
+    CHECK_EQ_LONG(opts.buffers_asked[0], 0);
+    CHECK_EQ_LONG(parse("osu_bw", "-d CUDA -c H D"), OSU_PARSE_RUN);
+    CHECK_STR(opts.src, "H");
+    CHECK_EQ_LONG(osu_side_kind(osu_find("osu_bw"), &opts, 1), EB_MEM_DEVICE);
+    CHECK_EQ_LONG(parse("osu_latency", "-d cuda"), OSU_PARSE_RUN); /* host buffers, as OSU */
+    CHECK_EQ_LONG(osu_on_device(osu_find("osu_latency"), &opts), 0);
+    /* M: OSU's deprecated MH, and setAccel's multiple buffers */
+    CHECK_EQ_LONG(parse("osu_latency", "-d cuda M M"), OSU_PARSE_RUN);
+    CHECK_STR(opts.src, "MH");
+    CHECK_EQ_LONG(opts.m_deprecated, 1);
+    CHECK_EQ_LONG(opts.buf_multiple, 1);
+    CHECK_EQ_LONG(osu_side_kind(osu_find("osu_latency"), &opts, 0), EB_MEM_MANAGED);
+    /* -d managed with a D or M letter: OSU's setAccel makes it CUDA */
+    CHECK_EQ_LONG(parse("osu_latency", "-d managed MH D"), OSU_PARSE_RUN);
+    CHECK_EQ_LONG(opts.managed, 0);
+    CHECK_STR(osu_accel_title(&opts, OSU_TITLE_PREAMBLE), "-CUDA");
+    CHECK_EQ_LONG(parse("osu_allreduce", "-d managed"), OSU_PARSE_RUN);
+    CHECK_EQ_LONG(opts.managed, 1);
+    CHECK_EQ_LONG(osu_side_kind(osu_find("osu_allreduce"), &opts, 0), EB_MEM_MANAGED);
+    CHECK_STR(osu_accel_title(&opts, OSU_TITLE_PREAMBLE), "");
+    CHECK_STR(osu_accel_title(&opts, OSU_TITLE_NBC), "-MANAGED");
+    CHECK_STR(osu_accel_title(&opts, OSU_TITLE_VERSION), "-CUDA MANAGED");
+    CHECK_EQ_LONG(parse("osu_put_latency", "-d cuda M M"), OSU_PARSE_RUN);
+    CHECK_STR(opts.src, "M"); /* one-sided: "MANAGED (M)", no deprecation */
+    CHECK_EQ_LONG(opts.m_deprecated, 0);
+    CHECK_STR(osu_side_text(&opts, 1), "MANAGED (M)");
+    CHECK_EQ_LONG(parse("osu_latency", "-d rocm D D"), OSU_PARSE_RUN); /* the seam refuses it */
+    CHECK_EQ_LONG(opts.accel, EB_ACCEL_ROCM);
+    CHECK_EQ_LONG(parse("osu_latency", "--stage-through-host -d cuda D H"), OSU_PARSE_RUN);
+    CHECK_EQ_LONG(opts.stage, 1);
+    /* without -d the letters are only noted (ReFrame's CPU check: osu_bw -c D D) */
+    CHECK_EQ_LONG(parse("osu_bw", "-c D D"), OSU_PARSE_RUN);
+    CHECK_EQ_LONG(opts.accel, EB_ACCEL_NONE);
+    CHECK_STR(opts.buffers_asked, "D D");
+    CHECK_STR(opts.src, "H");
+    CHECK_EQ_LONG(osu_takes_accel(osu_find("osu_mbw_mr")), 1);
+    CHECK_EQ_LONG(osu_takes_accel(osu_find("osu_ibcast")), 1);
+    CHECK_EQ_LONG(osu_takes_accel(osu_find("osu_get_bw")), 1);
+    CHECK_EQ_LONG(osu_takes_accel(osu_find("osu_latency_mp")), 0);
+    CHECK_EQ_LONG(osu_takes_accel(osu_find("osu_neighbor_alltoall")), 0);
+    CHECK_EQ_LONG(osu_takes_accel(osu_find("osu_hello")), 0);
+    REFUSED("osu_latency_mt", "-d cuda", "Benchmark Does Not Support Accelerator Transfers [-d "
+                                         "cuda] (osu_latency_mt has no accelerator buffers in "
+                                         "OSU 7.4)");
+    REFUSED("osu_latency", "-d gpu", "Invalid Accel Type Specified [-d gpu] (cuda, managed; "
+                                     "rocm, openacc and level_zero are named but not built)");
+    REFUSED("osu_latency", "-d cuda MD D", "buffer type MD (managed memory prefetched to the "
+                                           "device) needs OSU's CUDA kernels, which effbench "
+                                           "does not build: use D, MH or H");
+    REFUSED("osu_latency", "-d cuda D X", "unknown buffer type 'X' (H host, D device, MH or M "
+                                          "managed)");
+    REFUSED("osu_latency", "--stage-through-host D D", "--stage-through-host stages device "
+            "buffers: give -d cuda and the buffer types (e.g. -d cuda D D)");
+    REFUSED("osu_latency", "--stage-through-host -d cuda H H", "--stage-through-host: no buffer "
+            "is on the device (H H): give D or M buffer types");
+    REFUSED("osu_iallreduce", "--stage-through-host -d cuda", "--stage-through-host is built for "
+            "osu_latency, osu_bw, osu_bibw and the blocking collectives, not osu_iallreduce: run "
+            "it without staging (an MPI library that takes device pointers)");
+    REFUSED("osu_put_latency", "-d managed D D", "-d managed with a D buffer: OSU 7.4's one-sided "
+            "programs cannot allocate device memory under -d managed; use -d cuda D D, or M M");
+}
+
 /* osu_init takes -I only, osu_hello nothing */
 static void test_startup(void)
 {
@@ -291,5 +362,6 @@ int main(void)
     test_collectives();
     test_one_sided();
     test_startup();
+    test_accelerator();
     UNIT_DONE();
 }

@@ -89,7 +89,7 @@ static void test_option(void)
     argc = 3;
     CHECK(eb_expect_placement_take_option(&argc, bad, err, sizeof err) == -1);
     CHECK_STR(err, "--expect-placement same-rack: expected same-node, different-nodes, "
-                   "same-socket or different-sockets");
+                   "same-socket, different-sockets or different-gpus");
     char *missing[] = {"b_eff", "--expect-placement", NULL};
     argc = 2;
     CHECK(eb_expect_placement_take_option(&argc, missing, err, sizeof err) == -1);

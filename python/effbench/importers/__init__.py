@@ -25,7 +25,7 @@ FORMATS = {
     "osu": parse_osu_text,
 }
 # What an importer cannot read from its format, given on the command line (`import --procs`).
-HINTS = {"osu": ("procs", "program")}
+HINTS = {"osu": ("procs", "program", "buffers")}
 
 
 def detect_format(path: str | Path) -> str:
@@ -56,7 +56,7 @@ def detect_format(path: str | Path) -> str:
 
 
 def parse_file(path: str | Path, fmt: str | None = None, **hints) -> ParsedRun:
-    """HINTS (procs=, program=): what OSU text does not say; None means not given."""
+    """HINTS (procs=, program=, buffers=): what OSU text does not say; None means not given."""
     fmt = fmt or detect_format(path)
     if fmt not in FORMATS:
         raise FormatError(path, None, f"unknown format '{fmt}' (one of {', '.join(FORMATS)})")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..devices import MEM_ALLOC_TYPES, UNKNOWN
 from ..records import FormatError, ParsedRun, ctime_to_iso, new_end, new_result, new_run
 from .logtext import is_number, read_log
 
@@ -30,6 +31,15 @@ MODE = re.compile(r"^#\s*MODE:\s*(AGGREGATE|NON-AGGREGATE)\s*$", re.I)
 # everything else keeps its component's classic one (records.DEFAULT_METHODOLOGY, imb-4.0).
 METHODOLOGY_2021 = "imb-2021.11"
 EFFBENCH_2021 = re.compile(r"Intel\(R\) MPI Benchmarks 2021\.11 methodology")
+# IMB-MPI1-GPU and IMB-RMA-GPU (IMB 2021.11 IMB_g_info.c): "MPI-1 part (GPU)", "RMA part (GPU),
+# Technical preview". Their buffers are -mem_alloc_type's (devices.MEM_ALLOC_TYPES), device
+# by default since IMB 2021.3; the text says which only on the calling sequence.
+GPU_PART = re.compile(r"\bpart\s+\(GPU\)")
+MEM_ALLOC_DEFAULT_SINCE = (2021, 3)
+# effbench's IMB-MPI1-GPU says both in its header (src/imb/driver/gpu.c)
+MESSAGE_BUFFERS = re.compile(r"^#\s*Message buffers\s*:\s*-mem_alloc_type\s+(\S+)")
+GPU_OF_RANK0 = re.compile(r"^#\s*GPU of rank 0\s*:\s*(?P<name>.+), PCI bus (?P<bus>\S+), "
+                          r"device (?P<ordinal>\d+) of (?P<count>\d+) \((?P<library>.*)\)\s*$")
 
 # Column heading (unit stripped, lower case) -> JSON field, as effbench's JSON names it
 # (effbench's own columns of -sync window, -repeat and quick mode included).
@@ -72,6 +82,8 @@ class _Output:
         self.path = path
         self.skipped = skipped
         self.component = self.version = self.tool = self.methodology = None
+        self.gpu = False
+        self.gpu_header: dict[str, str] = {}  # effbench's Message buffers and GPU lines
         self.header: dict[str, str] = {}
         self.command_line: list[str] | None = None
         self.results, self.result_lines = [], []
@@ -96,6 +108,7 @@ class _Output:
             self.component = PART_COMPONENT[m.group("part").lower()]
             self.version = m.group("version")
             self.tool = "effbench" if m.group("tool").lower() == "effbench" else "IMB"
+            self.gpu = bool(GPU_PART.search(line))
             if (EFFBENCH_2021.search(line) if self.tool == "effbench"
                     else self.version.startswith("2021.")):
                 self.methodology = METHODOLOGY_2021
@@ -106,6 +119,10 @@ class _Output:
         """A line of the header: the hosts, the system, the calling sequence."""
         if (m := HOST.match(line)):
             self.hosts.append({"name": m.group(1), "ranks": _ranks(m.group(2))})
+        elif (m := MESSAGE_BUFFERS.match(line)):
+            self.gpu_header["mem_alloc_type"] = m.group(1)
+        elif (m := GPU_OF_RANK0.match(line)):
+            self.gpu_header.update(m.groupdict())
         elif (m := HEADER_FIELD.match(line)):
             self.header[m.group(1)] = m.group(2).strip()
         elif re.match(r"^#\s*Calling sequence was:", line):
@@ -193,10 +210,42 @@ class _Output:
             run["methodology"] = self.methodology
             for r in results:
                 r["methodology"] = self.methodology
+        if self.gpu:
+            self._gpu_memory(run)
         end = new_end("ok") if self.finalized else None
         return ParsedRun(run=run, results=results, end=end, source=str(self.path),
                          source_format="imb", skipped_lines=self.skipped,
                          result_lines=self.result_lines)
+
+
+    def _gpu_memory(self, run: dict) -> None:
+        """IMB-MPI1-GPU / IMB-RMA-GPU (docs/gpu-results.md), in the run record's fields as
+        effbench's IMB-MPI1-GPU writes them: program, mem_alloc_type (the calling sequence's
+        -mem_alloc_type, else IMB's default for the version: device since 2021.3, not known
+        before), accelerator null (the text does not say CUDA or Level Zero); and every row's
+        memory (unknown where the type is)."""
+        words = self.command_line or []
+        given = self.gpu_header.get("mem_alloc_type") or next(
+            (words[i + 1] for i, w in enumerate(words[:-1]) if w == "-mem_alloc_type"), None)
+        if given is not None and given not in MEM_ALLOC_TYPES:
+            raise FormatError(self.path, None, f"-mem_alloc_type {given}: not one of IMB's "
+                              f"types ({', '.join(MEM_ALLOC_TYPES)})")
+        version = tuple(int(v) for v in re.findall(r"\d+", self.version or "")[:2])
+        # effbench's default is IMB 2021.11's
+        alloc = given or ("device" if self.tool == "effbench" or version >= MEM_ALLOC_DEFAULT_SINCE
+                          else None)
+        gpu = self.gpu_header
+        run.update(program=f"IMB-{'RMA' if self.component == 'rma' else 'MPI1'}-GPU",
+                   accelerator="cuda" if "name" in gpu else None, mem_alloc_type=alloc)
+        if "name" in gpu:  # effbench's text names rank 0's device (CUDA: its only one yet)
+            run["devices"] = [{
+                "rank": 0, "host": None, "accel": "cuda", "ordinal": int(gpu["ordinal"]),
+                "count": int(gpu["count"]), "name": gpu["name"], "pci_bus_id": gpu["bus"],
+                "memory_bytes": None, "driver_version": None, "library": gpu["library"],
+                "visible_devices": None}]
+        kind = MEM_ALLOC_TYPES.get(alloc, UNKNOWN)
+        for rec in self.results:
+            rec["memory"] = {"send": kind, "recv": kind}
 
 
 def parse_imb_text(path: str | Path) -> ParsedRun:

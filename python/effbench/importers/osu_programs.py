@@ -84,6 +84,11 @@ TWO_PROCESSES = frozenset(
      "osu_latency_persistent", "osu_bw_persistent", "osu_bibw_persistent",
      *_ONE_SIDED.values()])
 ALL_PROGRAMS = frozenset(PROGRAMS.values()) | {p for v in SAME_TITLE.values() for p in v}
+# Point-to-point programs: under -d their text says the accelerator in the title but not where
+# the buffers were (OSU 7.4's MPI programs never call print_header, which prints the "# Send
+# Buffer on ..." line; only its xccl programs do): the importer's buffers= hint says it.
+PT2PT_PROGRAMS = frozenset(_PT2PT.values()) | frozenset(FAN_PROGRAMS)
+ONE_SIDED_PROGRAMS = frozenset(_ONE_SIDED.values())
 
 TITLE = re.compile(r"^# (OSU MPI\S* .*? Test)(?: v(\S+))?\s*$")
 # printf(benchmark_header, "-CUDA") and the like fill the slot after "MPI" / "MPI_Put"

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..devices import OSU_LETTERS, UNKNOWN
 from ..records import FormatError, ParsedRun, new_result, new_run
 from .logtext import is_number, read_log
 from .osu_programs import (COMPONENT, FAN_PROGRAMS, INTEGER_FIELDS, METHODOLOGY_PREFIX,
-                           SYNCS, TITLE, TWO_PROCESSES, VALIDATION, WINDOWS, column_fields,
-                           program_of)
+                           ONE_SIDED_PROGRAMS, PT2PT_PROGRAMS, SYNCS, TITLE, TWO_PROCESSES,
+                           VALIDATION, WINDOWS, column_fields, program_of)
 
 DATATYPE = re.compile(r"^# Datatype: (\S+?)\.?\s*$")
 WINDOW = re.compile(r"^# Window creation: (\S+)\s*$")
@@ -26,6 +27,8 @@ PAIRS = re.compile(r"^# \[ pairs: (\d+) \] \[ window size: (\d+|varied) \]\s*$")
 FORKED = re.compile(r"^# Number of forked processes in (sender|receiver): (\d+)\s*$")
 BUFFERS = re.compile(r"^# (?:Send Buffer|Rank 0 Memory) on .*\((\w+)\) and "
                      r"(?:Receive Buffer|Rank 1 Memory) on .*\((\w+)\)\s*$")
+# effbench's OSU programs under --stage-through-host say so after the title (docs/gpu.md)
+STAGED = re.compile(r"^# Staged through host memory \(effbench --stage-through-host\)")
 INIT = re.compile(r"^nprocs: (\d+), min: (\d+) ms, max: (\d+) ms, avg: (\d+) ms\s*$")
 HELLO = re.compile(r"^This is a test with (\d+) processes\s*$")
 TOPOLOGY = re.compile(r"^Time took to create topology graph:\s*\S+ us\.\s*$")
@@ -54,9 +57,11 @@ class _Table:
 
 
 class _Output:
-    def __init__(self, path: Path, skipped: int, procs: int | None, program: str | None):
+    def __init__(self, path: Path, skipped: int, procs: int | None, program: str | None,
+                 buffers: str | None = None):
         self.path, self.skipped = path, skipped
         self.hint_procs, self.hint_program, self.hint_used = procs, program, False
+        self.hint_buffers, self.buffers_used = buffers, False
         self.table: _Table | None = None
         self.results: list[dict] = []
         self.result_lines: list[int] = []
@@ -110,6 +115,8 @@ class _Output:
                 naming["window_size"] = int(m.group(2))
         elif (m := BUFFERS.match(line)):
             naming["buffers"] = f"{m.group(1)} {m.group(2)}"
+        elif STAGED.match(line):
+            naming["staging"] = "through-host"
         elif line.rstrip() in MATRIX:
             t.matrix, t.columns = MATRIX[line.rstrip()], None
         elif t.matrix and WINDOW_SIZES.match(line):
@@ -213,10 +220,37 @@ class _Output:
             if rec is not None:  # the rate profile repeats the bandwidth matrix's rows
                 rec["messages_per_s"] = float(tok)
 
+    def _memory(self) -> dict | None:
+        """Where an accelerated table's buffers were (docs/gpu-results.md): the one-sided
+        programs' "# Rank 0 Memory on ..." line (send: rank 0's, recv: rank 1's); a
+        collective's -d puts every buffer on the device (OSU's allocate_memory_coll; -d
+        managed: managed memory); a point-to-point title says only the accelerator: the
+        buffers= hint, else unknown. None for a host table."""
+        t = self.table
+        naming = t.naming
+        if "buffers" not in naming and "accelerator" in naming \
+                and t.program in PT2PT_PROGRAMS and self.hint_buffers:
+            naming["buffers"], self.buffers_used = self.hint_buffers, True
+        if "buffers" in naming:
+            send, recv = naming["buffers"].split()
+            return {"send": OSU_LETTERS[send], "recv": OSU_LETTERS[recv]}
+        accelerator = naming.get("accelerator")
+        if accelerator is None:
+            return None
+        if t.program in PT2PT_PROGRAMS or t.program in ONE_SIDED_PROGRAMS:
+            return {"send": UNKNOWN, "recv": UNKNOWN}
+        kind = "managed" if "managed" in accelerator else "device"
+        return {"send": kind, "recv": kind}
+
     def _add(self, lineno: int, rec: dict) -> None:
         for key, value in (("methodology", self.table.methodology), ("mb_per_s", None),
                            ("messages_per_s", None)):
             rec.setdefault(key, value)
+        memory = self._memory()
+        if memory is not None:
+            if "buffers" in self.table.naming:  # (the hint's, set after the row was made)
+                rec["buffers"] = self.table.naming["buffers"]
+            rec["memory"] = memory
         self.results.append(rec)
         self.result_lines.append(lineno)
         if self.table.program not in self.programs:
@@ -237,13 +271,20 @@ class _Output:
 
 
 def parse_osu_text(path: str | Path, procs: int | None = None,
-                   program: str | None = None) -> ParsedRun:
+                   program: str | None = None, buffers: str | None = None) -> ParsedRun:
     """PROCS: the process count where the text does not say it (collectives, osu_multi_lat,
     fan-in/out); PROGRAM: which of the programs that share a title ran (osu_bw_fan_in or
-    osu_bw_fan_out)."""
+    osu_bw_fan_out); BUFFERS: OSU's buffer letters of a point-to-point run under -d ("D D",
+    "H D", "MH MD"), which its text does not say."""
     path = Path(path)
+    if buffers is not None:
+        words = buffers.split()
+        if len(words) != 2 or not all(w in OSU_LETTERS for w in words):
+            raise FormatError(path, None, f"--buffers {buffers!r}: expected two of OSU's buffer"
+                              f" letters ({', '.join(OSU_LETTERS)}), e.g. \"D D\"")
+        buffers = " ".join(words)
     lines, whole = read_log(path)
-    output = _Output(path, 0 if whole else 1, procs, program)
+    output = _Output(path, 0 if whole else 1, procs, program, buffers)
     for lineno, raw in enumerate(lines, start=1):
         output.read(lineno, raw.rstrip())
     if output.table is None:
@@ -255,4 +296,8 @@ def parse_osu_text(path: str | Path, procs: int | None = None,
     if not output.results:
         raise FormatError(path, len(lines), "osu_hello prints no measurement: nothing to store"
                           if output.hello else "no OSU table row found")
+    if buffers is not None and not output.buffers_used:
+        raise FormatError(path, None, f"--buffers {buffers}: only for a point-to-point table "
+                          "under -d (a title such as 'OSU MPI-CUDA Latency Test'), and there is "
+                          "none")
     return output.parsed()

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from ..component_names import normalise_record
+from ..devices import DEVICE_FIELDS, devices_label, memory_kinds
 from ..records import RESULT_CORE, SCHEMA, ParsedRun
 from .limits import check_store_limits
 from .models import Benchmark, Event, Machine, Measurement, MpiLibrary, Run, Summary
@@ -178,7 +179,8 @@ class Store:
                   source=parsed.source, source_format=parsed.source_format,
                   imported_at=datetime.now(timezone.utc).replace(tzinfo=None),
                   machine=machine, mpi_library=library, run_record=rec,
-                  end_record=parsed.end)
+                  end_record=parsed.end, device=(devices_label(rec.get("devices")) or "")[:255]
+                  or None, accelerator=run_accelerator(parsed))
         benchmarks: dict[tuple[str, str], int] = {}
         rows = []
         for seq, res in enumerate(parsed.results):
@@ -193,7 +195,8 @@ class Store:
                 mode=res.get("mode"), procs=res["procs"], bytes=res["bytes"],
                 repetitions=res.get("repetitions"), t_min_us=res.get("t_min_us"),
                 t_max_us=res.get("t_max_us"), t_avg_us=res.get("t_avg_us"),
-                mbytes_per_s=res.get("mbytes_per_s"), defects=res.get("defects"), extra=extra))
+                mbytes_per_s=res.get("mbytes_per_s"), defects=res.get("defects"), extra=extra,
+                **row_memory(res)))
         for seq, summ in enumerate(parsed.summaries):
             run.summaries.append(Summary(seq=seq, record=summ, position=(
                 parsed.summary_at[seq] if parsed.summary_at is not None else None)))
@@ -217,7 +220,7 @@ class Store:
                 "machine": ("simulated" if (r.run_record or {}).get("simulated")
                             else r.machine.nodename if r.machine else None),
                 "mpi_library": r.mpi_library.name if r.mpi_library else None,
-                "source": r.source,
+                "source": r.source, "device": r.device,
             } for r in runs]
 
     def resolve(self, ref: str) -> int:
@@ -265,6 +268,30 @@ class Store:
             return {model.__tablename__: session.scalar(select(func.count()).select_from(model))
                     for model in (Machine, MpiLibrary, Run, Benchmark, Measurement, Summary,
                                   Event)}
+
+
+def run_accelerator(parsed: ParsedRun) -> str | None:
+    """The run's accelerator column: its devices' ("cuda"), else its options' accelerator,
+    else the first accelerator its rows name (imported OSU text); null for a host run."""
+    devices = parsed.run.get("devices") or []
+    accels = sorted({str(d["accel"]) for d in devices if isinstance(d, dict) and d.get("accel")})
+    if not accels:
+        option = (parsed.run.get("options") or {}).get("accelerator")
+        row = next((r["accelerator"] for r in parsed.results if r.get("accelerator")), None)
+        accels = [str(option or row)] if option or row else []
+    return ",".join(accels)[:16] or None
+
+
+def row_memory(rec: dict[str, Any]) -> dict[str, str | None]:
+    """A measurement's device columns (send_memory, recv_memory, staging): null for a row
+    without device fields, which was in host memory."""
+    staging = rec.get("staging")
+    if not any(k in rec for k in DEVICE_FIELDS):
+        return {"send_memory": None, "recv_memory": None,
+                "staging": staging if isinstance(staging, str) else None}
+    send, recv = memory_kinds(rec)
+    return {"send_memory": send[:16], "recv_memory": recv[:16],
+            "staging": staging[:16] if isinstance(staging, str) else None}
 
 
 def _stored_run(session: Session, digest: str) -> int | None:

@@ -61,6 +61,11 @@ class Run(Base):
                                                     index=True)
     network: Mapped[str | None] = mapped_column(String(255), nullable=True)
     notes: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The devices the run used (migration 0006, docs/gpu-results.md): devices.devices_label of
+    # the run record's "devices" ("2 x NVIDIA H100 80GB HBM3"; the tests' CUDA driver double
+    # says so), and the accelerator ("cuda"); null for a run that opened no device.
+    device: Mapped[str | None] = mapped_column(String(255), nullable=True, index=True)
+    accelerator: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     machine: Mapped[Machine | None] = relationship()
     uploader: Mapped["ApiToken | None"] = relationship()
@@ -103,6 +108,12 @@ class Measurement(Base):
     mbytes_per_s: Mapped[float | None] = mapped_column(Double, nullable=True)
     defects: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     extra: Mapped[dict] = mapped_column(JSON)
+    # Where the row's buffers were (migration 0006): devices.memory_kinds of a row that has
+    # device fields (memory, buffers, accelerator), "through-host" for a staged row; null for
+    # a row without them (host memory). Copies of what `extra` holds, for queries.
+    send_memory: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    recv_memory: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    staging: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     run: Mapped[Run] = relationship(back_populates="measurements")
     benchmark: Mapped[Benchmark] = relationship()

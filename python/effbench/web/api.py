@@ -11,7 +11,8 @@ from .. import __version__
 from ..importers import FORMATS
 from ..records import dumps_record
 from . import query
-from .deps import (ApiError, FilterLibrary, FilterMachine, FilterNetwork, FilterProcs,
+from .deps import (ApiError, FilterDevice, FilterLibrary, FilterMachine, FilterNetwork,
+                   FilterProcs,
                    Selection, StoreDep, identity, may_delete, run_filter, selection_param)
 from .tokens import Identity
 from .upload import import_upload
@@ -25,9 +26,10 @@ def api_runs(store: StoreDep, machine: FilterMachine = [], network: FilterNetwor
              mpi_library: FilterLibrary = [], procs: FilterProcs = [],
              date_from: Annotated[str | None, Query(description="YYYY-MM-DD")] = None,
              date_to: Annotated[str | None, Query(description="YYYY-MM-DD")] = None,
-             limit: Annotated[int, Query(ge=1, le=10000)] = query.MAX_LISTED_RUNS):
+             limit: Annotated[int, Query(ge=1, le=10000)] = query.MAX_LISTED_RUNS,
+             device: FilterDevice = []):
     return {"runs": query.find_runs(store, run_filter(
-        machine, network, mpi_library, procs, date_from, date_to), limit=limit)}
+        machine, network, mpi_library, procs, date_from, date_to, device), limit=limit)}
 
 
 @router.get("/runs/{run_id}", summary="One run: facts, run and end records, summaries")

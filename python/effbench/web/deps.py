@@ -26,6 +26,8 @@ FilterMachine = Annotated[list[str], Query(description="machine (uname nodename)
 FilterNetwork = Annotated[list[str], Query(description="network label given at upload")]
 FilterLibrary = Annotated[list[str], Query(description="MPI library version string")]
 FilterProcs = Annotated[list[int], Query(description="process count")]
+FilterDevice = Annotated[list[str], Query(description="device (GPU model) a run used, as listed; "
+                                          "'host' for runs without a device")]
 Selection = Annotated[list[str], Query(description="RUN:COMPONENT/BENCHMARK, repeatable")]
 
 
@@ -75,14 +77,15 @@ def may_delete(store: Store, who: Identity, run_id: int) -> None:
         raise ApiError(403, "only the run's uploader or an admin may delete it")
 
 
-def run_filter(machine, network, mpi_library, procs, date_from, date_to) -> query.RunFilter:
+def run_filter(machine, network, mpi_library, procs, date_from, date_to,
+               device=()) -> query.RunFilter:
     date_param(date_from, "date_from")
     date_param(date_to, "date_to")
     return query.RunFilter(machine=[m for m in machine if m],
                            network=[n for n in network if n],
                            mpi_library=[m for m in mpi_library if m],
                            procs=procs, date_from=date_from or None,
-                           date_to=date_to or None)
+                           date_to=date_to or None, device=[d for d in device if d])
 
 
 def date_param(value: str | None, what: str) -> str | None:

@@ -9,10 +9,12 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse
 
+from ..devices import device_lines
 from ..heatmap import run_heatmaps
 from ..importers import FORMATS
 from . import query
-from .deps import (ApiError, FilterLibrary, FilterMachine, FilterNetwork, FilterProcs,
+from .deps import (ApiError, FilterDevice, FilterLibrary, FilterMachine, FilterNetwork,
+                   FilterProcs,
                    Selection, StoreDep, check_csrf, form_identity, may_delete, render,
                    run_filter, selection_param)
 from .upload import import_upload, upload_context
@@ -30,8 +32,9 @@ def browse(request: Request, store: StoreDep, machine: FilterMachine = [],
            network: FilterNetwork = [], mpi_library: FilterLibrary = [],
            procs: FilterProcs = [], date_from: str | None = None, date_to: str | None = None,
            run: Annotated[list[int], Query()] = [], sel: Selection = [],
-           x: str | None = None, y: str | None = None, xlog: int = 1, ylog: int = 1):
-    flt = run_filter(machine, network, mpi_library, procs, date_from, date_to)
+           x: str | None = None, y: str | None = None, xlog: int = 1, ylog: int = 1,
+           device: FilterDevice = []):
+    flt = run_filter(machine, network, mpi_library, procs, date_from, date_to, device)
     runs = query.find_runs(store, flt)
     chosen = query.get_runs(store, run)
     chosen_ids = [r for r in run if r in chosen]
@@ -67,6 +70,7 @@ def run_page(request: Request, store: StoreDep, run_id: int):
         "run": runs[run_id], "record": parsed.run, "end": parsed.end,
         "options": parsed.run.get("options") or {}, "tables": tables,
         "summaries": parsed.summaries, "fmt": query._csv_value,
+        "devices": device_lines(parsed.run.get("devices")),
         "heatmaps": [{"spec": hm.plotly_spec(), "flagged": hm.flagged}
                      for hm in run_heatmaps(parsed)]})
 

@@ -13,8 +13,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Text, cast, func, select, tuple_
+from sqlalchemy import Text, cast, func, or_, select, tuple_
 
+from ..devices import memory_label
 from ..records import IDENTITY_DEFAULTS, IDENTITY_FIELDS, simulation_label
 from ..store.db import Store
 from ..store.models import Benchmark, Machine, Measurement, MpiLibrary, Run
@@ -28,13 +29,16 @@ Y_FIELDS = {"t_avg_us": "t_avg [usec]", "t_min_us": "t_min [usec]", "t_max_us": 
             "mbytes_per_s": "Mbytes/sec", "b_mb_per_s": "b_eff bandwidth [MB/s, accumulated]",
             "mb_per_s": "bandwidth [MB/s = 10^6 bytes/s] (b_eff_io, OSU)",
             "messages_per_s": "messages/s (OSU osu_mbw_mr)",
-            "overall_us": "overall [usec] (OSU non-blocking)"}
+            "overall_us": "overall [usec] (OSU non-blocking)",
+            "gb_per_s": "bandwidth [GB/s = 10^9 bytes/s] (devcopy)"}
 # The headline number of a selection when the URL does not name one: a time if there is one
 # (t_max_us: IMB text tables with one time column print only the maximum).
 Y_DEFAULT_ORDER = ("t_avg_us", "t_max_us", "b_mb_per_s", "mb_per_s", "mbytes_per_s")
 CORE_COLUMNS = ("group_index", "mode", "procs", "bytes", "repetitions", "t_min_us",
                 "t_max_us", "t_avg_us", "mbytes_per_s", "defects")
 MAX_LISTED_RUNS = 500
+# The device filter's word for the runs that used none.
+HOST_RUNS = "host"
 
 
 @dataclass
@@ -45,9 +49,17 @@ class RunFilter:
     procs: list[int] = field(default_factory=list)
     date_from: str | None = None  # YYYY-MM-DD, compared with the run's ISO 8601 start
     date_to: str | None = None
+    # the run's device column (docs/gpu-results.md); HOST_RUNS: the runs without a device
+    device: list[str] = field(default_factory=list)
 
     def clauses(self):
         out = []
+        if self.device:
+            named = [d for d in self.device if d != HOST_RUNS]
+            either = [Run.device.in_(named)] if named else []
+            if HOST_RUNS in self.device:
+                either.append(Run.device.is_(None))
+            out.append(or_(*either))
         if self.machine:
             out.append(Machine.nodename.in_(self.machine))
         if self.network:
@@ -76,6 +88,8 @@ def run_label(run: dict) -> str:
     if run.get("mpi_library"):
         parts.append(short_library(run["mpi_library"]))
     parts.append(f"np={run['procs']}")
+    if run.get("device"):
+        parts.append(f"[{run['device']}]")
     if run.get("simulation"):
         parts.append("(simulated)")
     return " ".join(parts)
@@ -98,6 +112,7 @@ def _run_dict(run: Run) -> dict[str, Any]:
         "uploader": run.uploader.name if run.uploader else None,
         "uploader_id": run.uploader_id,
         "simulation": simulation_label(run.run_record or {}),
+        "device": run.device, "accelerator": run.accelerator,
     }
 
 
@@ -138,6 +153,9 @@ def filter_choices(store: Store) -> dict[str, list]:
             "network": distinct(Run.network),
             "mpi_library": distinct(MpiLibrary.name),
             "procs": distinct(Run.procs),
+            "device": ([HOST_RUNS] if session.scalar(select(func.count()).select_from(Run)
+                                                      .where(Run.device.is_(None))) else [])
+            + distinct(Run.device),
         }
 
 
@@ -227,6 +245,9 @@ def _trace_key(row: dict, x: str) -> tuple:
     naming = ((k, row["extra"].get(k, IDENTITY_DEFAULTS.get(k)))
               for k in IDENTITY_FIELDS.get(row["component"], ()) if k != x)
     extras = tuple((k, v) for k, v in naming if v is not None)
+    memory = memory_label(row["extra"])  # host and device buffers: never one curve
+    if memory:
+        extras += (("memory", memory),)
     return (row["run_id"], row["component"], row["benchmark"],
             None if x == "procs" else row["procs"], row["mode"], row["group_index"], extras)
 
@@ -289,7 +310,8 @@ def measurements_csv(store: Store, selection) -> str:
     rows = measurements(store, selection)
     runs = get_runs(store, sorted({r["run_id"] for r in rows}))
     extra_keys = sorted({k for r in rows for k in r["extra"]})
-    head = ["run_id", "machine", "mpi_library", "network", "component", "benchmark", "seq",
+    head = ["run_id", "machine", "mpi_library", "network", "device", "component", "benchmark",
+            "seq",
             "group", "mode", "procs", "bytes", "repetitions", "t_min_us", "t_max_us",
             "t_avg_us", "mbytes_per_s", "defects", *extra_keys]
     out = io.StringIO()
@@ -299,7 +321,7 @@ def measurements_csv(store: Store, selection) -> str:
         run = runs.get(r["run_id"], {})
         writer.writerow([_csv_value(v) for v in (
             r["run_id"], run.get("machine"), run.get("mpi_library"), run.get("network"),
-            r["component"], r["benchmark"], r["seq"], r["group_index"], r["mode"],
+            run.get("device"), r["component"], r["benchmark"], r["seq"], r["group_index"], r["mode"],
             r["procs"], r["bytes"], r["repetitions"], r["t_min_us"], r["t_max_us"],
             r["t_avg_us"], r["mbytes_per_s"], r["defects"],
             *(r["extra"].get(k) for k in extra_keys))])
