@@ -85,8 +85,9 @@ void eb_device_sync(void);
 
 /* Whether the MPI library takes device pointers of accelerator a, asked
  * before measuring: MPIX_Query_cuda_support where the library has it (Open
- * MPI), Intel MPI's I_MPI_OFFLOAD, MPICH's MPIR_CVAR_ENABLE_GPU.  Returns 1
- * yes, 0 no (why: the library and what to set), -1 unknown (why says so). */
+ * MPI), Intel MPI's I_MPI_OFFLOAD, MPICH's MPIX_GPU_query_support.  Returns 1
+ * yes, 0 no (why: the library and what to set), -1 unknown (why says so); a
+ * caller adds its own way round (OSU's --stage-through-host, IMB's host kinds). */
 int eb_mpi_takes_device_pointers(eb_accel a, char *why, size_t n);
 
 /* Collective over MPI_COMM_WORLD, called by eb_jsonl_run_begin for every run

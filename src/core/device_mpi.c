@@ -52,8 +52,6 @@ static void library_name(char *out, size_t n)
     snprintf(out, n, "%s", lib);
 }
 
-#define OR_STAGE "or measure with --stage-through-host (copies through host memory, timed)"
-
 /* Intel MPI moves CUDA buffers only when told (Intel MPI Developer Reference,
  * "GPU Support": I_MPI_OFFLOAD=1; I_MPI_OFFLOAD_MODE=cuda picks the CUDA path). */
 static int intel_mpi(const char *lib, char *why, size_t n)
@@ -62,7 +60,7 @@ static int intel_mpi(const char *lib, char *why, size_t n)
     if (offload && atoi(offload) >= 1)
         return 1;
     eb_err(why, n, "%s moves CUDA device buffers only with I_MPI_OFFLOAD=1 (%s): export "
-           "I_MPI_OFFLOAD=1 (and I_MPI_OFFLOAD_MODE=cuda), " OR_STAGE, lib,
+           "I_MPI_OFFLOAD=1 (and I_MPI_OFFLOAD_MODE=cuda)", lib,
            offload ? "it is set to something else" : "it is not set");
     return 0;
 }
@@ -75,7 +73,7 @@ static int library_answer(const char *lib, char *why, size_t n)
         return 1;
     eb_err(why, n, "%s does not take CUDA device pointers (MPIX_Query_cuda_support() is 0: "
            "built without CUDA, see ompi_info): use a CUDA-aware Open MPI (configure "
-           "--with-cuda, or UCX with CUDA), " OR_STAGE, lib);
+           "--with-cuda, or UCX with CUDA)", lib);
     return 0;
 #elif defined(MPIX_GPU_SUPPORT_CUDA)
     /* MPICH 4 and later */
@@ -83,12 +81,12 @@ static int library_answer(const char *lib, char *why, size_t n)
     if (MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) == MPI_SUCCESS && supported)
         return 1;
     eb_err(why, n, "%s does not take CUDA device pointers (MPIX_GPU_query_support says no: "
-           "built without CUDA, or MPIR_CVAR_ENABLE_GPU=0): use an MPICH built --with-cuda, "
-           OR_STAGE, lib);
+           "built without CUDA, or MPIR_CVAR_ENABLE_GPU=0): use an MPICH built --with-cuda",
+           lib);
     return 0;
 #else
     eb_err(why, n, "effbench cannot ask %s whether it takes CUDA device pointers: set "
-           "EFFBENCH_MPI_DEVICE_POINTERS=1 if it does, " OR_STAGE, lib);
+           "EFFBENCH_MPI_DEVICE_POINTERS=1 if it does", lib);
     return -1;
 #endif
 }
@@ -107,7 +105,7 @@ int eb_mpi_takes_device_pointers(eb_accel a, char *why, size_t n)
             return 1;
         if (!strcmp(user, "0"))
             return eb_err(why, n, "EFFBENCH_MPI_DEVICE_POINTERS=0 says %s does not take CUDA "
-                          "device pointers: " OR_STAGE, lib), 0;
+                          "device pointers", lib), 0;
         return eb_err(why, n, "EFFBENCH_MPI_DEVICE_POINTERS=%s: write 1 (the library takes "
                       "device pointers) or 0 (it does not)", user), -1;
     }

@@ -168,7 +168,9 @@ void osu_accel_prepare(const osu_prog *p, const osu_options *o)
         return;
     /* every rank asks: the answer is the library's, the same everywhere */
     if (eb_mpi_takes_device_pointers(o->accel, err, sizeof err) != 1) {
-        snprintf(msg, sizeof msg, "%s -d %s: %s", p->name, word, err);
+        snprintf(msg, sizeof msg, "%s -d %s: %s%s", p->name, word, err,
+                 p->stages ? ", or measure with --stage-through-host (copies through host "
+                             "memory, timed)" : "");
         eb_exit_all(EB_EXIT_USAGE, msg);
     }
 }

@@ -85,13 +85,6 @@ void eb_imb_gpu_open(const eb_imb_options *o)
         return;
     char why[EB_ERRLEN];
     int yes = eb_mpi_takes_device_pointers(EB_ACCEL_CUDA, why, sizeof why) == 1;
-    /* the seam's advice may end with OSU's --stage-through-host, which IMB's
-     * programs do not have: their own way round is said below */
-    char *stage = strstr(why, "or measure with --stage-through-host");
-    while (stage && stage > why && strchr(",:; ", stage[-1]))
-        stage--;
-    if (stage)
-        *stage = '\0';
     if (!yes)
         snprintf(msg, sizeof msg, "%s -mem_alloc_type %s: the MPI library cannot be given CUDA "
                  "device pointers: %s (-mem_alloc_type host or cpu needs no GPU-aware MPI)", prog,
