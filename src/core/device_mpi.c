@@ -49,6 +49,8 @@ static void library_name(char *out, size_t n)
     int len = 0;
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, "\n,")] = '\0';
+    for (char *c = lib; *c; c++) /* MPICH's "MPICH Version:\t4.0.2" */
+        *c = *c == '\t' ? ' ' : *c;
     snprintf(out, n, "%s", lib);
 }
 

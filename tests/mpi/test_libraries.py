@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from effb import BUILD, LIBRARIES, LIBRARY, MPI, ROOT, env, read_jsonl, run
+from effb import (BUILD, LIBRARIES, LIBRARY, MPI, ROOT, cuda_double_env, env, read_jsonl,
+                  run)
 from osu_helpers import osu_names, parse_osu, persistent_collective
 
 CALLS = ["MPI_Allreduce_init", "MPI_Session_init", "MPI_Send_c", "MPI_Allreduce_c", "MPI_Iallreduce_c"]
@@ -161,3 +162,70 @@ def test_env_sh_sets_this_librarys_settings_and_no_others(by):
     if installed:
         assert mpiexec == f"{ROOT / prefix}/bin/mpiexec"
     assert settings == LIBRARY["env"], MPI
+
+
+# What each library answers when asked whether it takes CUDA device pointers
+# (core/device_mpi.c, docs/gpu.md): none of these builds is CUDA-aware.
+DEVICE_POINTER_ANSWERS = {
+    "Open MPI": "does not take CUDA device pointers (MPIX_Query_cuda_support() is 0: built "
+                "without CUDA, see ompi_info): use a CUDA-aware Open MPI",
+    "MPICH": "does not take CUDA device pointers (MPIX_GPU_query_support says no: built without "
+             "CUDA, or MPIR_CVAR_ENABLE_GPU=0): use an MPICH built --with-cuda",
+    "Intel(R) MPI": "moves CUDA device buffers only with I_MPI_OFFLOAD=1 (it is not set): export "
+                    "I_MPI_OFFLOAD=1 (and I_MPI_OFFLOAD_MODE=cuda)",
+}
+
+
+def test_the_library_is_asked_about_device_pointers(tmp_path):
+    """osu_latency -d cuda D D on the driver double: the library's own answer, before anything
+    is measured; with the user's word it runs and checks."""
+    family = next(f for f in DEVICE_POINTER_ANSWERS if LIBRARY["record"].startswith(f))
+    e = cuda_double_env(takes_device_pointers=None)
+    e.pop("I_MPI_OFFLOAD", None)
+    r = run(2, "osu_latency", "-d", "cuda", "-m", "1:8", "-i", "3", "-x", "1", "D", "D",
+            extra_env=e, timeout=120)
+    assert r.returncode == 2, r
+    line = next(x for x in r.stderr.splitlines() if x.startswith("effbench: error:"))
+    assert line.startswith(f"effbench: error: osu_latency -d cuda: {LIBRARY['record']}"), line
+    assert DEVICE_POINTER_ANSWERS[family] in line, line
+    assert line.endswith(", or measure with --stage-through-host (copies through host memory, "
+                         "timed)"), line
+    assert "Latency" not in r.stdout
+    js = tmp_path / "l.jsonl"
+    r = run(2, "osu_latency", "-d", "cuda", "-m", "1:8", "-i", "3", "-x", "1", "-c", "D", "D",
+            "--json", js, extra_env=cuda_double_env(), timeout=120)
+    assert r.returncode == 0, r
+    rows = [x for x in read_jsonl(js) if x["type"] == "result"]
+    assert [x["validation"] for x in rows] == ["Pass"] * 4
+    assert all(x["memory"] == {"send": "device", "recv": "device"} for x in rows)
+
+
+@pytest.mark.skipif(MPI != "impi", reason="scripts/test-gpu runs under Intel MPI")
+def test_gpu_script_rehearsal(tmp_path):
+    """scripts/test-gpu --rehearse (docs/gpu.md): every program of the GPU check runs on the
+    driver double under Intel MPI, its records are read and its figures computed; nothing is
+    judged, and it says so."""
+    e = env()
+    e["EFFBENCH_GPU_BUILD"] = str(BUILD)
+    p = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), str(ROOT / "scripts" / "test-gpu"),
+                        "--rehearse", "--out", str(tmp_path)], capture_output=True, text=True,
+                       env=e, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = p.stdout.splitlines()
+    assert out[0] == "scripts/test-gpu: REHEARSAL on the tests' CUDA driver double: no GPU is tested"
+    assert out[-1] == "scripts/test-gpu: REHEARSED (the runs and records work; no GPU was judged)"
+    assert [x.split(" --json")[0].split("effbench ")[1] for x in out if ": run: " in x] == [
+        "devcopy -m 4194304:67108864 -i 20 -x 3",
+        "osu_latency -d cuda -m 1:4194304 -c D D",
+        "osu_bw -d cuda -m 1:4194304 -c D D",
+        "osu_allreduce -d cuda -m 4:1048576 -c",
+        "IMB-MPI1-GPU PingPong Allreduce -check 1 -msglog 0:22 -iter 200"]
+    judged = [x for x in out if "not judged (double)" in x]
+    assert len(judged) == 3 and not any(x.startswith("scripts/test-gpu: ok:") for x in out)
+    assert "  device: effbench CUDA driver double 0 (PCI 0000:10:00.0)" in out
+    for figure in ("osu_bw D D 4 MiB GB/s: ", "IMB-MPI1-GPU PingPong 4 MiB GB/s: ",
+                   "osu_latency D D 8 B us: "):
+        assert any(x.startswith("  " + figure) and float(x.split(": ")[1]) > 0 for x in out), figure
+    assert sorted(f.name for f in tmp_path.iterdir()) == sorted(
+        f"{n}.{ext}" for n in ("devcopy", "osu_latency", "osu_bw", "osu_allreduce",
+                               "imb_mpi1_gpu") for ext in ("jsonl", "txt"))
