@@ -1,4 +1,4 @@
-/* OSU 7.4's accelerator buffers (docs/gpu-osu.md): -d cuda and -d managed, the
+/* OSU 7.4's accelerator buffers (docs/gpu.md, "OSU programs"): -d cuda and -d managed, the
  * buffer letters (D, H, M, MH) and where each rank's buffers live, on the
  * device-memory seam (core/device.h), so that no OSU program calls a device
  * API itself.
