@@ -7,6 +7,7 @@
 #include "core/expect_placement.h"
 #include "core/nodemap.h"
 
+#include <ctype.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +50,12 @@ static void library_name(char *out, size_t n)
     int len = 0;
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, "\n,")] = '\0';
-    for (char *c = lib; *c; c++) /* MPICH's "MPICH Version:\t4.0.2" */
-        *c = *c == '\t' ? ' ' : *c;
-    snprintf(out, n, "%s", lib);
+    /* one space for each run of blanks: MPICH's "MPICH Version:\t4.0.2" */
+    size_t k = 0;
+    for (const char *c = lib; *c && k + 1 < n; c++)
+        if (!isspace((unsigned char)*c) || (k > 0 && out[k - 1] != ' '))
+            out[k++] = isspace((unsigned char)*c) ? ' ' : *c;
+    out[k] = '\0';
 }
 
 /* Intel MPI moves CUDA buffers only when told (Intel MPI Developer Reference,
