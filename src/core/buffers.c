@@ -21,23 +21,26 @@ void eb_buf_geometry(size_t len, long n, const eb_cache *cache, size_t *stride, 
     *slots = k >= (double)n ? n : k < 1 ? 1 : (long)k;
 }
 
-void eb_buf_setup(eb_buf *b, size_t len, long n, const eb_cache *cache)
+size_t eb_buf_layout(eb_buf *b, size_t len, long n, const eb_cache *cache)
 {
     size_t stride;
     long slots;
     eb_buf_geometry(len, n, cache, &stride, &slots);
     size_t need = stride * (size_t)(slots - 1) + len;
-    if (need == 0)
-        need = 1;
-    if (!b->base || b->alloc < need) {
-        eb_msgbuf_free(b->base);
-        size_t a = (need + 4095) / 4096 * 4096;
-        b->base = eb_msgbuf_alloc(a);
-        b->alloc = a;
-    }
     b->len = len;
     b->stride = stride ? stride : 1;
     b->slots = slots;
+    return ((need ? need : 1) + 4095) / 4096 * 4096;
+}
+
+void eb_buf_setup(eb_buf *b, size_t len, long n, const eb_cache *cache)
+{
+    size_t a = eb_buf_layout(b, len, n, cache);
+    if (!b->base || b->alloc < a) {
+        eb_msgbuf_free(b->base);
+        b->base = eb_msgbuf_alloc(a);
+        b->alloc = a;
+    }
 }
 
 void eb_buf_free(eb_buf *b)

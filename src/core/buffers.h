@@ -30,6 +30,10 @@ typedef struct {
  * min(n, ceil(2 * cache / stride)). */
 void eb_buf_geometry(size_t len, long n, const eb_cache *cache, size_t *stride, long *slots);
 
+/* b's len, stride and slots for `len` bytes and `n` repetitions; returns the
+ * bytes the buffer needs, in whole pages (an allocator of another memory kind
+ * allocates them: imb/driver/membuf.c). */
+size_t eb_buf_layout(eb_buf *b, size_t len, long n, const eb_cache *cache);
 /* (Re)allocate for `len` bytes, `n` repetitions; page aligned. */
 void eb_buf_setup(eb_buf *b, size_t len, long n, const eb_cache *cache);
 void eb_buf_free(eb_buf *b);

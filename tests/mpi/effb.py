@@ -122,6 +122,18 @@ def cuda_double_env(log=None, devices=2, takes_device_pointers=True, **settings)
     return e
 
 
+def skip_on_a_gpu_node():
+    """A test of the refusal of a machine without an NVIDIA driver skips where one loads."""
+    import ctypes
+    import pytest
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return
+    pytest.skip("skipped: this machine has libcuda.so.1 (a GPU node): the refusal of a machine "
+                "without one cannot be seen here")
+
+
 def read_cuda_double_log(prefix):
     """The double's call counts of every process of a run: a list (one per
     process, in pid order) of {call: (count, bytes)}."""

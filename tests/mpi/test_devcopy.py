@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from effb import cuda_double_env, read_cuda_double_log, read_jsonl, run
+from effb import cuda_double_env, read_cuda_double_log, read_jsonl, run, skip_on_a_gpu_node
 
 SIZES = [1024, 2048, 4096]
 ARGS = ["-m", "1024:4096", "-i", "3", "-x", "1"]
@@ -132,14 +132,7 @@ def test_refusals(env, args, message):
 
 def test_no_driver_by_default():
     """This machine has no NVIDIA driver: libcuda.so.1 is not loadable."""
-    import ctypes
-    try:
-        ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        pass
-    else:
-        pytest.skip("skipped: this machine has libcuda.so.1 (a GPU node): the refusal of a "
-                    "machine without one cannot be seen here")
+    skip_on_a_gpu_node()
     r = run(1, "effbench", "devcopy", timeout=120)
     assert r.returncode == 2, r
     assert ("rank 0 on " in r.stderr and "CUDA device buffers need NVIDIA's driver library "

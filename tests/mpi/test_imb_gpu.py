@@ -5,12 +5,12 @@ pointers): the banner's GPU part, the buffer lines, -check with no defects throu
 the double's call counts that show where the buffers are, -mem_alloc_type's kinds, the records,
 IMB-RMA-GPU's windows, and the refusals (no driver, a library that cannot take device pointers,
 a bad word) with exit status 2 and one message."""
-import ctypes
 import re
 
 import pytest
 
-from effb import cuda_double_env, matrix_beyond_first, read_cuda_double_log, read_jsonl, run
+from effb import (cuda_double_env, matrix_beyond_first, read_cuda_double_log, read_jsonl, run,
+                  skip_on_a_gpu_node)
 from test_corruption import IMB_ARGS, flip_is_reported
 
 ARGS = ["-msglog", "0:3", "-iter", "5"]
@@ -216,13 +216,7 @@ def test_bad_mem_alloc_type(program, word, message):
 def test_no_driver_by_default():
     """This machine has no NVIDIA driver: libcuda.so.1 is not loadable, so IMB-MPI1-GPU stops
     as IMB's does, saying which library is missing."""
-    try:
-        ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        pass
-    else:
-        pytest.skip("skipped: this machine has libcuda.so.1 (a GPU node): the refusal of a "
-                    "machine without one cannot be seen here")
+    skip_on_a_gpu_node()
     r = run(2, "IMB-MPI1-GPU", "PingPong", *ARGS, timeout=120)
     assert r.returncode == 2, r
     assert ("IMB-MPI1-GPU: " + NO_DRIVER) in r.stderr, r

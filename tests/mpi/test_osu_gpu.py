@@ -4,11 +4,11 @@
 here, so only texts, records, checks and call counts are asserted, never a figure), the
 staging method's copies, and the refusals: no driver, an MPI library that cannot take device
 pointers, an accelerator that is not built.  Short runs: 2 ranks, -m 1:64, -i 5, -x 1."""
-import ctypes
 
 import pytest
 
-from effb import MPI, cuda_double_env, matrix_beyond_first, read_cuda_double_log, read_jsonl, run
+from effb import (MPI, cuda_double_env, matrix_beyond_first, read_cuda_double_log, read_jsonl,
+                  run, skip_on_a_gpu_node)
 from osu_helpers import parse_osu
 
 SHORT = ["-m", "1:64", "-i", "5", "-x", "1"]
@@ -237,14 +237,6 @@ def test_one_sided(tmp_path, program, letters, extra):
         assert x["memory"] == {"send": kinds[letters[0]], "recv": kinds[letters[1]]}
 
 
-def libcuda_loadable():
-    try:
-        ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return False
-    return True
-
-
 # refusals: exit 2 with one message, no table, no hang; the first of each kind in the test
 # command
 @pytest.mark.parametrize("env,args,message", matrix_beyond_first([
@@ -294,9 +286,7 @@ def test_refusals(env, args, message):
 
 def test_no_driver_by_default():
     """This machine has no NVIDIA driver: -d cuda without EFFBENCH_LIBCUDA is refused."""
-    if libcuda_loadable():
-        pytest.skip("skipped: this machine has libcuda.so.1 (a GPU node): the refusal of a "
-                    "machine without one cannot be seen here")
+    skip_on_a_gpu_node()
     r = run(2, "osu_bw", "-d", "cuda", "-m", "1:8", "D", "D", timeout=120)
     assert r.returncode == 2, r
     assert ("CUDA device buffers need NVIDIA's driver library libcuda.so.1, which cannot be "

@@ -12,25 +12,16 @@ void eb_membuf_setup(eb_buf *b, eb_mem_kind k, size_t len, long n, const eb_cach
         eb_buf_setup(b, len, n, cache);
         return;
     }
-    size_t stride;
-    long slots;
-    eb_buf_geometry(len, n, cache, &stride, &slots);
-    size_t need = stride * (size_t)(slots - 1) + len;
-    if (need == 0)
-        need = 1;
-    if (!b->base || b->alloc < need) {
+    size_t a = eb_buf_layout(b, len, n, cache);
+    if (!b->base || b->alloc < a) {
         if (b->base)
             eb_mem_free(k, b->base);
-        size_t a = (need + 4095) / 4096 * 4096;
         char err[EB_ERRLEN];
         b->base = eb_mem_alloc(k, a, err, sizeof err);
         if (!b->base) /* one rank's failure, inside a table: the job ends with the reason */
             eb_abort("%s", err);
         b->alloc = a;
     }
-    b->len = len;
-    b->stride = stride ? stride : 1;
-    b->slots = slots;
 }
 
 void eb_membuf_free(eb_buf *b, eb_mem_kind k)
