@@ -157,6 +157,9 @@ static void time_copies(const devcopy_options *o, eb_mem_kind dk, void *dst, eb_
         row->t_max = t > row->t_max ? t : row->t_max;
     }
     row->t_avg = sum / (double)o->iterations;
+    /* the sum's rounding: keep min <= avg <= max (equal copies can sum a last bit low) */
+    row->t_avg = row->t_avg < row->t_min ? row->t_min : row->t_avg > row->t_max ? row->t_max
+                                                                                : row->t_avg;
     row->iterations = o->iterations;
 }
 
