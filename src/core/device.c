@@ -5,6 +5,7 @@
  * effbench builds with no CUDA toolkit. */
 #include "core/device.h"
 
+#include "core/buffers.h"
 #include "core/error.h"
 
 #include <dlfcn.h>
@@ -282,6 +283,14 @@ void eb_mem_set(eb_mem_kind k, void *p, int byte, size_t n)
     }
     cu_check(cu.memset_d8((cu_ptr)(uintptr_t)p, (unsigned char)byte, n), "cuMemsetD8");
     cu_check(cu.ctx_synchronize(), "cuCtxSynchronize");
+}
+
+void eb_mem_poison(eb_mem_kind k, void *p, size_t n)
+{
+    if (k == EB_MEM_HOST)
+        eb_poison(p, n);
+    else
+        eb_mem_set(k, p, EB_POISON_BYTE, n);
 }
 
 void eb_mem_copy(eb_mem_kind dst_kind, void *dst, eb_mem_kind src_kind, const void *src,

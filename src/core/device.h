@@ -75,6 +75,9 @@ void *eb_mem_alloc(eb_mem_kind k, size_t n, char *err, size_t errlen);
 void eb_mem_free(eb_mem_kind k, void *p);
 /* Every byte of p[0..n) set to `byte`, done when this returns. */
 void eb_mem_set(eb_mem_kind k, void *p, int byte, size_t n);
+/* eb_mem_set with EB_POISON_BYTE (core/buffers.h): -check's "nothing arrived
+ * yet"; host memory through eb_poison, which a simulation skips. */
+void eb_mem_poison(eb_mem_kind k, void *p, size_t n);
 /* Copies between any two kinds, done when they return. */
 void eb_mem_copy(eb_mem_kind dst_kind, void *dst, eb_mem_kind src_kind, const void *src,
                  size_t n);

@@ -153,21 +153,15 @@ void eb_device_json(eb_json *j)
     eb_device_info mine = {0};
     if (open)
         mine = *eb_device_info_get();
-    char host[MPI_MAX_PROCESSOR_NAME] = "";
-    int len;
-    MPI_Get_processor_name(host, &len);
     eb_device_info *all = rank == 0 ? eb_malloc((size_t)size * sizeof *all) : NULL;
-    char *hosts = rank == 0 ? eb_malloc((size_t)size * MPI_MAX_PROCESSOR_NAME) : NULL;
     MPI_Gather(&mine, (int)sizeof mine, MPI_CHAR, all, (int)sizeof mine, MPI_CHAR, 0,
                MPI_COMM_WORLD);
-    MPI_Gather(host, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, hosts, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
-               0, MPI_COMM_WORLD);
-    if (rank == 0) {
+    if (rank == 0) { /* the hosts: the node map's names, which rank 0 holds */
+        const eb_nodemap *m = eb_world_nodes();
         eb_json_array(j, "devices");
         for (int r = 0; r < size; r++)
-            rank_json(j, r, hosts + (size_t)r * MPI_MAX_PROCESSOR_NAME, &all[r]);
+            rank_json(j, r, m->name[m->node_of[r]], &all[r]);
         eb_json_close(j);
     }
     free(all);
-    free(hosts);
 }

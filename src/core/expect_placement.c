@@ -135,27 +135,29 @@ int eb_gpu_verdict(int n, const int *node_of, const char *const *host,
     return 0;
 }
 
-void eb_expect_gpus_check(const char *bus_id)
+typedef int (*verdict_fn)(const char *want, int n, const int *node_of, const char *const *host,
+                          const char *const *items, char *msg, size_t len);
+
+/* Collective over MPI_COMM_WORLD: every rank's `mine` (a string of `width`
+ * bytes: its sockets, its GPU's bus id) to rank 0, which judges them all with
+ * `judge`; a refusal ends every rank with status 2 and rank 0's message. */
+static void judge_everywhere(const char *mine, int width, verdict_fn judge)
 {
-    if (!expected || strcmp(expected, "different-gpus"))
-        return;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    char mine[EB_BUS_ID_LEN] = "";
-    snprintf(mine, sizeof mine, "%s", bus_id ? bus_id : "");
-    char *all = rank == 0 ? eb_malloc((size_t)size * EB_BUS_ID_LEN) : NULL;
-    MPI_Gather(mine, EB_BUS_ID_LEN, MPI_CHAR, all, EB_BUS_ID_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    char *all = rank == 0 ? eb_malloc((size_t)size * (size_t)width) : NULL;
+    MPI_Gather(mine, width, MPI_CHAR, all, width, MPI_CHAR, 0, MPI_COMM_WORLD);
     char msg[1024] = "";
     int refused = 0;
     if (rank == 0) {
         const eb_nodemap *m = eb_world_nodes();
-        const char **ids = eb_malloc((size_t)size * sizeof *ids);
+        const char **items = eb_malloc((size_t)size * sizeof *items);
         for (int r = 0; r < size; r++)
-            ids[r] = all + (size_t)r * EB_BUS_ID_LEN;
-        refused = eb_gpu_verdict(size, m->node_of, (const char *const *)m->name, ids, msg,
-                                 sizeof msg);
-        free(ids);
+            items[r] = all + (size_t)r * (size_t)width;
+        refused = judge(expected, size, m->node_of, (const char *const *)m->name, items, msg,
+                        sizeof msg);
+        free(items);
         free(all);
     }
     MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -163,31 +165,27 @@ void eb_expect_gpus_check(const char *bus_id)
         eb_exit_all(EB_EXIT_USAGE, msg);
 }
 
+static int gpu_verdict(const char *want, int n, const int *node_of, const char *const *host,
+                       const char *const *bus_id, char *msg, size_t len)
+{
+    (void)want; /* different-gpus */
+    return eb_gpu_verdict(n, node_of, host, bus_id, msg, len);
+}
+
+void eb_expect_gpus_check(const char *bus_id)
+{
+    if (!expected || strcmp(expected, "different-gpus"))
+        return;
+    char mine[EB_BUS_ID_LEN] = "";
+    snprintf(mine, sizeof mine, "%s", bus_id ? bus_id : "");
+    judge_everywhere(mine, EB_BUS_ID_LEN, gpu_verdict);
+}
+
 void eb_expect_placement_check(void)
 {
     if (!expected || !strcmp(expected, "different-gpus")) /* eb_expect_gpus_check's */
         return;
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     eb_rank_topo t;
     eb_rank_topo_get(&t);
-    char *all = rank == 0 ? eb_malloc((size_t)size * EB_TOPO_SETLEN) : NULL;
-    MPI_Gather(t.sockets, EB_TOPO_SETLEN, MPI_CHAR, all, EB_TOPO_SETLEN, MPI_CHAR, 0,
-               MPI_COMM_WORLD);
-    char msg[1024] = "";
-    int refused = 0;
-    if (rank == 0) {
-        const eb_nodemap *m = eb_world_nodes();
-        const char **sockets = eb_malloc((size_t)size * sizeof *sockets);
-        for (int r = 0; r < size; r++)
-            sockets[r] = all + (size_t)r * EB_TOPO_SETLEN;
-        refused = eb_placement_verdict(expected, size, m->node_of, (const char *const *)m->name,
-                                       sockets, msg, sizeof msg);
-        free(sockets);
-        free(all);
-    }
-    MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (refused)
-        eb_exit_all(EB_EXIT_USAGE, msg);
+    judge_everywhere(t.sockets, EB_TOPO_SETLEN, eb_placement_verdict);
 }

@@ -6,12 +6,12 @@
  * by its rank on the node), one rank after another, so no two copies share a
  * link; rank 0 prints and records every rank's rows (docs/gpu.md). */
 #include "core/component_names.h"
+#include "core/component_run.h"
 
 #include "core/device.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/report/jsonl.h"
-#include "core/sysinfo.h"
 #include "core/text.h"
 
 #include <mpi.h>
@@ -290,54 +290,61 @@ static void header(const devcopy_options *o, const eb_device_info *all, int size
                all[r].pci_bus_id, all[r].memory_bytes, all[r].library);
 }
 
-static void options_json(eb_json *j, const devcopy_options *o)
+typedef struct {
+    devcopy_options o;
+    devcopy_buffers b;
+} devcopy_state;
+
+static int options_step(void *state, eb_run *run, int argc, char **argv)
 {
-    eb_json_object(j, "options");
-    eb_json_str(j, "accelerator", eb_accel_name(o->accel));
-    eb_json_int(j, "min_bytes", o->min);
-    eb_json_int(j, "max_bytes", o->max);
-    eb_json_int(j, "iterations", o->iterations);
-    eb_json_int(j, "warmup", o->warmup);
-    eb_json_close(j);
+    devcopy_options *o = &((devcopy_state *)state)->o;
+    char err[EB_ERRLEN];
+    if (parse_options(o, argc, argv, err, sizeof err))
+        eb_exit_all(EB_EXIT_USAGE, err);
+    if (o->help) {
+        if (run->rank == 0)
+            print_help();
+        return 1;
+    }
+    run->json_path = o->json_path;
+    return 0;
 }
 
-static int devcopy_main(const eb_component *self, int argc, char **argv)
+/* Collective: every rank's device (the run record names them), then its buffers. */
+static void prepare_step(void *state, eb_run *run)
 {
-    (void)self;
-    int rank, size, provided;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Query_thread(&provided);
-    devcopy_options o;
+    (void)run;
+    devcopy_state *d = state;
     char err[EB_ERRLEN];
-    if (parse_options(&o, argc, argv, err, sizeof err))
+    if (eb_device_open_all(d->o.accel, err, sizeof err))
         eb_exit_all(EB_EXIT_USAGE, err);
-    if (o.help) {
-        if (rank == 0)
-            print_help();
-        return EB_EXIT_OK;
-    }
-    if (eb_device_open_all(o.accel, err, sizeof err))
-        eb_exit_all(EB_EXIT_USAGE, err);
-    eb_sysinfo si;
-    eb_sysinfo_collect(&si, provided);
-    eb_jsonl_open(o.json_path);
-    eb_json j;
-    eb_jsonl_run_begin(&j, EB_COMPONENT_DEVCOPY, &si, 0);
-    options_json(&j, &o);
-    if (rank == 0)
-        eb_jsonl_emit(&j);
-    else
-        eb_json_free(&j);
-    devcopy_buffers b;
-    allocate(&o, &b);
+    allocate(&d->o, &d->b);
+}
+
+static void record_step(void *state, eb_run *run)
+{
+    const devcopy_options *o = &((devcopy_state *)state)->o;
+    eb_run_opt_str(run, "accelerator", eb_accel_name(o->accel), EB_DECIDES);
+    eb_run_opt_int(run, "min_bytes", o->min, EB_DECIDES);
+    eb_run_opt_int(run, "max_bytes", o->max, EB_DECIDES);
+    eb_run_opt_int(run, "iterations", o->iterations, EB_DECIDES);
+    eb_run_opt_int(run, "warmup", o->warmup, EB_DECIDES);
+}
+
+/* Rank after rank measures; rank 0 prints and records every rank's rows. */
+static int measure_step(void *state, eb_run *run, char *msg, size_t msglen)
+{
+    (void)msg;
+    (void)msglen;
+    devcopy_state *d = state;
+    int rank = run->rank, size = run->procs;
     eb_device_info *all = gather_devices(rank, size);
     if (rank == 0)
-        header(&o, all, size);
+        header(&d->o, all, size);
     for (int r = 0; r < size; r++) {
         if (r == rank) {
             int n;
-            devcopy_row *rows = measure(&o, &b, rank, &n);
+            devcopy_row *rows = measure(&d->o, &d->b, rank, &n);
             if (rank != 0) {
                 MPI_Send(&n, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
                 MPI_Send(rows, n * (int)sizeof *rows, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
@@ -356,11 +363,31 @@ static int devcopy_main(const eb_component *self, int argc, char **argv)
         }
         MPI_Barrier(MPI_COMM_WORLD); /* the next rank starts when this one is done */
     }
-    release(&b);
     free(all);
-    eb_device_close();
-    eb_jsonl_end("ok", NULL);
     return EB_EXIT_OK;
+}
+
+static void release_step(void *state)
+{
+    release(&((devcopy_state *)state)->b);
+    eb_device_close();
+}
+
+static const eb_component_steps devcopy_steps = {
+    .component = EB_COMPONENT_DEVCOPY,
+    .options = options_step,
+    .prepare = prepare_step,
+    .record = record_step,
+    .measure = measure_step,
+    .release = release_step,
+};
+
+static int devcopy_main(const eb_component *self, int argc, char **argv)
+{
+    (void)self;
+    devcopy_state d;
+    memset(&d, 0, sizeof d);
+    return eb_component_run(&devcopy_steps, &d, argc, argv);
 }
 
 static const eb_component devcopy_component = {

@@ -68,7 +68,7 @@ static void band_kernel(eb_ctx *c, long first, long n)
         if (both || !sender)
             for (int w = 0; w < W; w++) {
                 if (c->checking)
-                    eb_ctx_poison(c, eb_rbuf(c, w), c->r.len);
+                    eb_mem_poison(c->mem, eb_rbuf(c, w), c->r.len);
                 EB_P2P_CALL(big, MPI_Irecv, eb_rbuf(c, w), count, dt, other, TAG, c->comm,
                             &st->req[k++]);
             }

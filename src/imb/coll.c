@@ -141,7 +141,7 @@ int eb_coll_prepare(eb_ctx *c)
     /* Reduce_local's receive buffer is also its input (inoutbuf = inbuf + inoutbuf):
      * it starts at zero, as IMB's, and accumulates the repetitions' sums */
     if (k == EB_COLL_REDUCE_LOCAL && !eb_sim_active())
-        eb_ctx_zero(c, c->r.base, c->r.alloc);
+        eb_mem_set(c->mem, c->r.base, 0, c->r.alloc);
     return 0;
 }
 

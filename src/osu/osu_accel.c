@@ -239,14 +239,6 @@ void osu_buf_free(eb_mem_kind k, void *p)
         eb_mem_free(k, p);
 }
 
-void osu_buf_set(eb_mem_kind k, void *p, int byte, size_t n)
-{
-    if (k == EB_MEM_HOST)
-        memset(p, byte, n);
-    else
-        eb_mem_set(k, p, byte, n);
-}
-
 void osu_buf_fill(eb_mem_kind k, void *p, size_t n, int sender, long i)
 {
     if (k == EB_MEM_HOST) {
@@ -255,18 +247,6 @@ void osu_buf_fill(eb_mem_kind k, void *p, size_t n, int sender, long i)
     }
     char *h = eb_malloc(n ? n : 1);
     osu_fill(h, n, sender, i);
-    eb_mem_from_host(k, p, h, n);
-    free(h);
-}
-
-void osu_buf_poison(eb_mem_kind k, void *p, size_t n)
-{
-    if (k == EB_MEM_HOST) {
-        eb_poison(p, n);
-        return;
-    }
-    char *h = eb_malloc(n ? n : 1);
-    eb_poison(h, n);
     eb_mem_from_host(k, p, h, n);
     free(h);
 }

@@ -83,10 +83,9 @@ void osu_accel_row_json(const osu_ctx *c, eb_json *j);
 void *osu_buf_try(eb_mem_kind k, size_t n, char *err, size_t errlen);
 void *osu_buf_alloc(eb_mem_kind k, size_t n);
 void osu_buf_free(eb_mem_kind k, void *p);
-void osu_buf_set(eb_mem_kind k, void *p, int byte, size_t n);
-/* The checked pass's pattern (osu_fill) and poison, and the pattern's defects. */
+/* The checked pass's pattern (osu_fill) and its defects (the poison: core's eb_mem_poison,
+ * bytes set: eb_mem_set). */
 void osu_buf_fill(eb_mem_kind k, void *p, size_t n, int sender, long i);
-void osu_buf_poison(eb_mem_kind k, void *p, size_t n);
 long osu_buf_verify(eb_mem_kind k, const void *p, size_t n, int sender, long i);
 
 #endif

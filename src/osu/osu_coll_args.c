@@ -59,7 +59,7 @@ int coll_alloc(osu_ctx *c, int peers, char *err, size_t n)
         st->hs = osu_alloc(st->s_len);
         st->hr = osu_alloc(st->r_len);
         st->hspare = st->spare ? osu_alloc(st->r_len) : NULL;
-        osu_buf_set(st->mem, st->s, 1, st->s_len); /* OSU's set_buffer: send 1, receive 0 */
+        eb_mem_set(st->mem, st->s, 1, st->s_len); /* OSU's set_buffer: send 1, receive 0 */
     }
     size_t np = (size_t)st->peers;
     st->scounts = eb_calloc(np, sizeof *st->scounts);

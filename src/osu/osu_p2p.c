@@ -118,8 +118,8 @@ static void set_bytes(const osu_ctx *c, osu_p2p *m)
     if (!c->o->accel)
         return;
     for (int j = 0; j < m->nbuf; j++) {
-        osu_buf_set(m->mem, m->s[j], 'a', m->span);
-        osu_buf_set(m->mem, m->r[j], 'b', m->span);
+        eb_mem_set(m->mem, m->s[j], 'a', m->span);
+        eb_mem_set(m->mem, m->r[j], 'b', m->span);
     }
 }
 
@@ -229,7 +229,7 @@ void osu_p2p_prepare(osu_ctx *c, int window, long i)
     osu_p2p *m = osu_p2p_of(c);
     for (int j = 0; j < used(m, window); j++) {
         osu_buf_fill(m->mem, m->s[j], m->span, c->rank, i * m->nbuf + j);
-        osu_buf_poison(m->mem, m->r[j], m->span);
+        eb_mem_poison(m->mem, m->r[j], m->span);
     }
 }
 

@@ -85,7 +85,7 @@ static long put_check(osu_ctx *c)
         if (osu_rma_is_origin(c))
             osu_buf_fill(r->mem, r->origin, n, c->rank, i);
         if (osu_rma_is_target(c))
-            osu_buf_poison(r->mem, r->base, n);
+            eb_mem_poison(r->mem, r->base, n);
         MPI_Barrier(c->comm);
         osu_rma_epoch(c, ops);
         MPI_Barrier(c->comm);
@@ -106,7 +106,7 @@ static long get_check(osu_ctx *c)
         if (osu_rma_is_target(c))
             osu_buf_fill(r->mem, r->base, n, c->rank, i);
         if (osu_rma_is_origin(c))
-            osu_buf_poison(r->mem, r->origin, n);
+            eb_mem_poison(r->mem, r->origin, n);
         MPI_Barrier(c->comm);
         osu_rma_epoch(c, ops);
         MPI_Barrier(c->comm);

@@ -38,7 +38,7 @@ static char *filled(const osu_rma *r, size_t n, char fill)
 {
     char *p = osu_buf_alloc(r->mem, n);
     if (!eb_sim_active())
-        osu_buf_set(r->mem, p, fill, n ? n : 1);
+        eb_mem_set(r->mem, p, fill, n ? n : 1);
     return p;
 }
 
@@ -133,8 +133,8 @@ static int lands_in_window(osu_ctx *c, osu_rma *r, size_t bytes)
     int ok = 1, all_ok;
     /* the two bytes only: the rest of the window stays untouched, so the
      * probe costs no resident memory of a window's size */
-    osu_buf_set(r->mem, r->base, 0, 1);
-    osu_buf_set(r->mem, r->base + bytes - 1, 0, 1);
+    eb_mem_set(r->mem, r->base, 0, 1);
+    eb_mem_set(r->mem, r->base + bytes - 1, 0, 1);
     MPI_Win_fence(0, r->win);
     if (c->rank == 0) {
         MPI_Put(&mark, 1, MPI_CHAR, 1, r->disp, 1, MPI_CHAR, r->win);

@@ -199,7 +199,7 @@ static void buffers(const char *double_path)
     eb_fill_reduction(want, sizeof want, EB_DT_INT, 1);
     CHECK(memcmp(host, want, sizeof want) == 0);
     /* -check: the receive slots poisoned, one slot written, the host copy checked */
-    eb_ctx_poison(&c, c.r.base, c.r.alloc);
+    eb_mem_poison(c.mem, c.r.base, c.r.alloc);
     unsigned char pat[100];
     eb_fill_pattern(pat, sizeof pat, 0, 0);
     eb_mem_from_host(c.mem, eb_rbuf(&c, 2), pat, sizeof pat);
@@ -212,7 +212,7 @@ static void buffers(const char *double_path)
     CHECK_EQ_LONG(((unsigned char *)eb_rbuf(&c, 3))[7], EB_POISON_BYTE);
     eb_membuf_host_end(&c, &v);
     CHECK(c.r.base == device_base && c.r.slots == 5 && c.r.len == 100);
-    eb_ctx_zero(&c, eb_rbuf(&c, 0), c.r.len);
+    eb_mem_set(c.mem, eb_rbuf(&c, 0), 0, c.r.len);
     eb_ctx_fill_reduction(&c, eb_rbuf(&c, 1), 40, EB_DT_FLOAT);
     eb_membuf_host_begin(&c, &v);
     CHECK_EQ_LONG(((unsigned char *)eb_rbuf(&c, 0))[99], 0);

@@ -35,54 +35,41 @@ void eb_membuf_free(eb_buf *b, eb_mem_kind k)
     memset(b, 0, sizeof *b);
 }
 
-void eb_ctx_poison(const eb_ctx *c, void *p, size_t n)
+/* Reduction data of -red_data_type t, or the send pattern, at p in host memory. */
+static void fill_host(const eb_ctx *c, void *p, size_t n, int reduction, int t)
 {
-    if (c->mem == EB_MEM_HOST)
-        eb_poison(p, n);
+    if (reduction)
+        eb_fill_reduction(p, n, (eb_dtype)t, c->rank);
     else
-        eb_mem_set(c->mem, p, EB_POISON_BYTE, n);
-}
-
-void eb_ctx_zero(const eb_ctx *c, void *p, size_t n)
-{
-    if (c->mem == EB_MEM_HOST)
-        memset(p, 0, n);
-    else
-        eb_mem_set(c->mem, p, 0, n);
+        eb_fill_pattern(p, n, c->rank, 0);
 }
 
 void eb_ctx_fill_reduction(const eb_ctx *c, void *p, size_t n, int t)
 {
     if (c->mem == EB_MEM_HOST) {
-        eb_fill_reduction(p, n, (eb_dtype)t, c->rank);
+        fill_host(c, p, n, 1, t);
         return;
     }
     void *h = eb_malloc(n ? n : 1);
-    eb_fill_reduction(h, n, (eb_dtype)t, c->rank);
+    fill_host(c, h, n, 1, t);
     eb_mem_from_host(c->mem, p, h, n);
     free(h);
 }
 
-/* The send data of every slot: made once on the host (every slot holds the
- * same), then copied into each, as IMB's cuda_ass_buf. */
+/* The send data of every slot; in device memory made once on the host (every
+ * slot holds the same) and copied into each, as IMB's cuda_ass_buf. */
 void eb_ctx_fill_send(eb_ctx *c, int reduction, int t)
 {
     size_t n = c->s.len;
-    char *h = c->mem == EB_MEM_HOST ? NULL : eb_malloc(n ? n : 1);
-    for (long s = 0; s < c->s.slots; s++) {
-        char *p = eb_sbuf(c, s);
-        char *w = h ? h : p;
-        if (h && s > 0) { /* the host copy is made */
-            eb_mem_from_host(c->mem, p, h, n);
-            continue;
-        }
-        if (reduction)
-            eb_fill_reduction(w, n, (eb_dtype)t, c->rank);
-        else
-            eb_fill_pattern(w, n, c->rank, 0);
-        if (h)
-            eb_mem_from_host(c->mem, p, h, n);
+    if (c->mem == EB_MEM_HOST) {
+        for (long s = 0; s < c->s.slots; s++)
+            fill_host(c, eb_sbuf(c, s), n, reduction, t);
+        return;
     }
+    char *h = eb_malloc(n ? n : 1);
+    fill_host(c, h, n, reduction, t);
+    for (long s = 0; s < c->s.slots; s++)
+        eb_mem_from_host(c->mem, eb_sbuf(c, s), h, n);
     free(h);
 }
 

@@ -20,10 +20,8 @@ void eb_membuf_setup(eb_buf *b, eb_mem_kind k, size_t len, long n, const eb_cach
 void eb_membuf_free(eb_buf *b, eb_mem_kind k);
 
 /* A kernel's or the runner's writes into c's buffers, in c->mem's kind:
- * -check's poison, zeros, reduction data of -red_data_type t, the send
- * pattern (eb_fill_pattern) of every slot. */
-void eb_ctx_poison(const eb_ctx *c, void *p, size_t n);
-void eb_ctx_zero(const eb_ctx *c, void *p, size_t n);
+ * reduction data of -red_data_type t, the send pattern (eb_fill_pattern) of
+ * every slot.  (-check's poison and zeros: core's eb_mem_poison, eb_mem_set.) */
 void eb_ctx_fill_reduction(const eb_ctx *c, void *p, size_t n, int t);
 void eb_ctx_fill_send(eb_ctx *c, int reduction, int t);
 

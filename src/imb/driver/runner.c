@@ -279,7 +279,7 @@ static void setup_length(eb_runner *R, size_t x)
     eb_membuf_setup(&c->s, c->mem, s_len, base, &o->cache);
     eb_membuf_setup(&c->r, c->mem, r_len, base, &o->cache);
     eb_ctx_fill_send(c, (b->flags & EB_F_REDUCTION) != 0, o->imb21.red_data_type);
-    eb_ctx_poison(c, c->r.base, c->r.alloc);
+    eb_mem_poison(c->mem, c->r.base, c->r.alloc);
     memset(c->extra, 0, sizeof c->extra);
     c->max_reps = eb_sim_max_reps(); /* 0: no cap, except in a simulation */
     if (b->prepare && b->prepare(c) != 0)
@@ -316,7 +316,7 @@ static long checked_pass(eb_runner *R, long n)
     c->checking = 1;
     eb_membuf_view view = {0};
     for (long i = 0; i < n; i++) {
-        eb_ctx_poison(c, eb_rbuf(c, i), c->r.len);
+        eb_mem_poison(c->mem, eb_rbuf(c, i), c->r.len);
         MPI_Barrier(c->comm);
         b->kernel(c, i, 1);
         eb_membuf_host_begin(c, &view);
