@@ -135,8 +135,7 @@ def test_clock_sync_across_nodes(two_nodes, workdir):
     (tests/pmpi/skew.c; the emulated nodes share the machine's monotonic clock, so the true
     offsets are known) the two-level scheme, HCA3 between the nodes' leaders and inside each
     node, recovers every rank's injected offset within the error the run measures."""
-    from test_clock_sync import (DRIFTS_PPM, OFFSETS_MS, RECOVERED_US,
-                                 assert_check_measured_truth)
+    from test_clock_sync import OFFSETS_MS, DRIFTS_PPM, assert_check_measured_truth
     lib = BUILD / "libeb_skew.so"
     export = ",".join(["ALL", f"LD_PRELOAD={lib}", "EFFBENCH_TEST_CLOCK_TRACE=1",
                        "EFFBENCH_SKEW_OFFSET_MS=" + ":".join(map(str, OFFSETS_MS)),
@@ -151,7 +150,7 @@ def test_clock_sync_across_nodes(two_nodes, workdir):
     assert hosts_of(records(js)[0]) == {"ebn1": [0, 1], "ebn2": [2, 3]}
     assert_check_measured_truth(r.stderr, "hca3_2level", 4 * 2)
     rows = [x for x in records(js) if x["type"] == "result"]
-    assert rows and all(0 <= x["clock_offset_max_us"] < RECOVERED_US for x in rows)
+    assert rows and all(0 <= x["clock_offset_max_us"] < 3000 for x in rows)  # below 3 ms
 
 
 def test_launcher_stores_a_slurm_run(two_nodes, workdir):
